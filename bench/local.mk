@@ -1,0 +1,1 @@
+# bench/: scripts that measure timeit itself and print ratios (not run by make check).

@@ -1,0 +1,15 @@
+# lib/: the measurement library.  It never exits or prints.
+noinst_LIBRARIES += lib/libtimeit.a
+lib_libtimeit_a_SOURCES = \
+	lib/buf.c lib/buf.h \
+	lib/clock.c lib/clock.h \
+	lib/counters.c lib/counters.h \
+	lib/events.c lib/events.h \
+	lib/host.c lib/host.h \
+	lib/json.c lib/json.h \
+	lib/measure.c lib/measure.h \
+	lib/outfile.c lib/outfile.h \
+	lib/plan.h lib/record.h \
+	lib/spawn.c lib/spawn.h \
+	lib/summary.c lib/summary.h \
+	lib/util.c lib/util.h

@@ -1,0 +1,25 @@
+/* measure.h: one measured run, from fork to a filled-in record. */
+#ifndef TI_MEASURE_H
+#define TI_MEASURE_H
+
+#include <stdbool.h>
+
+#include "counters.h"
+#include "events.h"
+#include "plan.h"
+#include "record.h"
+#include "spawn.h"
+
+struct ti_measure_opts {
+	const struct ti_event_list *events;	/* NULL or empty: rusage only */
+	const struct ti_perf_ops *ops;		/* NULL: the real system calls */
+	bool rusage_times;			/* user/sys from rusage even with task-clock */
+};
+
+/* Run PLAN once and measure it into R.  Returns 0 (R says how the child
+ * ended), or -1 with F filled in when nothing could be run (a redirect
+ * could not be opened, fork failed). */
+int ti_measure(const struct ti_plan *plan, const struct ti_measure_opts *o,
+	       struct ti_record *r, struct ti_failure *f);
+
+#endif

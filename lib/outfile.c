@@ -1,0 +1,174 @@
+/* outfile.c: atomic result files (temporary file + rename). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "outfile.h"
+
+/* Resolve a chain of symlinks at PATH, so the file behind it is replaced
+ * and the link kept.  A dangling link resolves to its (relative) target. */
+static char *resolve_links(const char *path)
+{
+	char *cur = strdup(path);
+
+	for (int hops = 0; cur && hops < 40; hops++) {
+		char buf[PATH_MAX];
+		struct stat st;
+		ssize_t n;
+
+		if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode))
+			return cur;
+		n = readlink(cur, buf, sizeof buf - 1);
+		if (n < 0) {
+			free(cur);
+			return NULL;
+		}
+		buf[n] = '\0';
+		char *next;
+		if (buf[0] == '/') {
+			next = strdup(buf);
+		} else {
+			/* Relative to the directory holding the link. */
+			const char *slash = strrchr(cur, '/');
+			size_t dlen = slash ? (size_t)(slash - cur) + 1 : 0;
+			next = malloc(dlen + (size_t)n + 1);
+			if (next) {
+				memcpy(next, cur, dlen);
+				memcpy(next + dlen, buf, (size_t)n + 1);
+			}
+		}
+		free(cur);
+		cur = next;
+	}
+	if (cur)
+		errno = ELOOP;
+	free(cur);
+	return NULL;
+}
+
+int ti_outfile_prepare(struct ti_outfile *of, const char *path)
+{
+	struct stat st;
+	int err;
+
+	memset(of, 0, sizeof *of);
+	of->fd = -1;
+	of->target = resolve_links(path);
+	if (!of->target)
+		return -(errno ? errno : ENOMEM);
+	if (stat(of->target, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			err = EISDIR;
+			goto fail;
+		}
+		/* Devices and FIFOs are written in place at commit. */
+		of->direct = true;
+		if (access(of->target, W_OK) < 0) {
+			err = errno;
+			goto fail;
+		}
+		return 0;
+	}
+
+	const char *slash = strrchr(of->target, '/');
+	size_t dlen = slash ? (size_t)(slash - of->target) + 1 : 0;
+	const char *base = of->target + dlen;
+	size_t need = dlen + strlen(base) + sizeof ".tmp.XXXXXX" + 1;
+
+	of->tmp = malloc(need);
+	if (!of->tmp) {
+		err = ENOMEM;
+		goto fail;
+	}
+	snprintf(of->tmp, need, "%.*s.%s.tmp.XXXXXX", (int)dlen, of->target, base);
+	of->fd = mkostemp(of->tmp, O_CLOEXEC);
+	if (of->fd < 0) {
+		err = errno;
+		free(of->tmp);
+		of->tmp = NULL;
+		goto fail;
+	}
+	/* mkstemp makes 0600; a result file gets the usual 0666 & ~umask, or
+	 * the mode of the file it replaces. */
+	mode_t mode;
+	if (stat(of->target, &st) == 0) {
+		mode = st.st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	if (fchmod(of->fd, mode) < 0) {
+		err = errno;
+		goto fail;
+	}
+	return 0;
+fail:
+	ti_outfile_abort(of);
+	return -err;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int ti_outfile_commit(struct ti_outfile *of, const char *data, size_t len)
+{
+	int rc;
+
+	if (of->direct) {
+		int fd = open(of->target, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0)
+			return -errno;
+		rc = write_all(fd, data, len);
+		if (close(fd) < 0 && rc == 0)
+			rc = -errno;
+		return rc;
+	}
+	rc = write_all(of->fd, data, len);
+	if (close(of->fd) < 0 && rc == 0)
+		rc = -errno;
+	of->fd = -1;
+	if (rc == 0 && rename(of->tmp, of->target) < 0)
+		rc = -errno;
+	if (rc < 0) {
+		ti_outfile_abort(of);
+		return rc;
+	}
+	free(of->tmp);
+	of->tmp = NULL;
+	free(of->target);
+	of->target = NULL;
+	return 0;
+}
+
+void ti_outfile_abort(struct ti_outfile *of)
+{
+	if (of->fd >= 0)
+		close(of->fd);
+	of->fd = -1;
+	if (of->tmp)
+		unlink(of->tmp);
+	free(of->tmp);
+	of->tmp = NULL;
+	free(of->target);
+	of->target = NULL;
+}

@@ -1,0 +1,11 @@
+/* util.h: small helpers shared by the programs. */
+#ifndef TI_UTIL_H
+#define TI_UTIL_H
+
+#include <stdint.h>
+
+/* Parse S as a decimal unsigned 64-bit number: digits only, no sign, no
+ * spaces, no overflow.  Returns 0 or -EINVAL / -ERANGE. */
+int ti_parse_u64(const char *s, uint64_t *out);
+
+#endif

@@ -1,0 +1,1 @@
+# perfwrap/: timeit-perf, the perf-stat-based wrapper with the same contract.

@@ -1,0 +1,18 @@
+# tests/: make check.  C unit tests speak TAP; shell tests use exit status
+# (0 pass, 77 skip, 99 hard error).
+TEST_EXTENSIONS = .sh
+LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+SH_LOG_DRIVER = $(SHELL) $(top_srcdir)/build-aux/test-driver
+AM_TESTS_ENVIRONMENT = \
+	TIMEIT='$(abs_top_builddir)/timeit/timeit'; export TIMEIT; \
+	AUX='$(abs_top_builddir)/tests/timeit-aux'; export AUX; \
+	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
+	top_builddir='$(abs_top_builddir)'; export top_builddir; \
+	MANDOC='$(MANDOC)'; export MANDOC; \
+	VALGRIND='$(VALGRIND)'; export VALGRIND; \
+	PERF='$(PERF)'; export PERF;
+
+check_PROGRAMS += tests/timeit-aux
+tests_timeit_aux_SOURCES = tests/timeit-aux.c
+
+EXTRA_DIST += tests/setup tests/tap.h

@@ -1,0 +1,4 @@
+# timeit/: the programs, thin command lines over lib/.
+bin_PROGRAMS += timeit/timeit
+timeit_timeit_SOURCES = timeit/timeit.c
+timeit_timeit_LDADD = lib/libtimeit.a $(PFM_LIBS)
