@@ -5,7 +5,7 @@
 struct ti_host {
 	char hostname[256];
 	char kernel[200];	/* uname -sr */
-	char arch[64];
+	char arch[72];
 	char cpu_model[256];
 	int perf_event_paranoid;	/* -100 when unknown */
 	int ncpus;

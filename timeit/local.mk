@@ -1,4 +1,4 @@
 # timeit/: the programs, thin command lines over lib/.
 bin_PROGRAMS += timeit/timeit
-timeit_timeit_SOURCES = timeit/timeit.c
+timeit_timeit_SOURCES = timeit/timeit.c timeit/options.c timeit/options.h
 timeit_timeit_LDADD = lib/libtimeit.a $(PFM_LIBS)

@@ -1,0 +1,212 @@
+/* options.c: the option table and the parser.  Options end at the first
+ * argument that does not start with '-' (or at "--"); the rest is the
+ * command, passed unchanged to execvp.  A repeated option: the last wins. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+#include "util.h"
+
+enum opt_id {
+	OPT_HELP, OPT_VERSION, OPT_POSIX, OPT_TIMEOUT, OPT_CHDIR, OPT_SUMMARY,
+	OPT_REDIRECT_INPUT, OPT_REDIRECT_OUTPUT, OPT_REDIRECT_STDOUT,
+	OPT_REDIRECT_STDERR, OPT_APPEND_EXITSTATUS, OPT_REPORT_MAXRSS,
+	OPT_LIMIT,		/* + enum ti_limit via .limit */
+	OPT_EVENTS, OPT_NO_PERF, OPT_RUSAGE_TIMES, OPT_JSON, OPT_QUIET, OPT_VERBOSE,
+};
+
+enum arg_kind { ARG_NONE, ARG_NUMBER, ARG_PATH, ARG_LIST };
+
+static const struct option_def {
+	const char *shortname, *longname;
+	enum opt_id id;
+	enum arg_kind arg;
+	int limit;
+	const char *help;
+} options[] = {
+	{ "-h", "--help", OPT_HELP, ARG_NONE, 0, "show this help and exit" },
+	{ NULL, "--version", OPT_VERSION, ARG_NONE, 0, "show the version and exit" },
+	{ "-p", "--posix", OPT_POSIX, ARG_NONE, 0,
+	  "report on stderr in the POSIX layout (without --summary)" },
+	{ "-t", "--timeout", OPT_TIMEOUT, ARG_NUMBER, 0,
+	  "kill the command's process group after N seconds (0: never); status 137" },
+	{ "-c", "--chdir", OPT_CHDIR, ARG_PATH, 0, "run the command in directory PATH" },
+	{ NULL, "--summary", OPT_SUMMARY, ARG_PATH, 0,
+	  "write the summary to PATH (atomically) instead of reporting on stderr" },
+	{ NULL, "--json", OPT_JSON, ARG_PATH, 0, "write everything measured to PATH as JSON" },
+	{ NULL, "--redirect-input", OPT_REDIRECT_INPUT, ARG_PATH, 0,
+	  "the command's stdin reads PATH" },
+	{ NULL, "--redirect-output", OPT_REDIRECT_OUTPUT, ARG_PATH, 0,
+	  "the command's stdout and stderr go to PATH" },
+	{ NULL, "--redirect-stdout", OPT_REDIRECT_STDOUT, ARG_PATH, 0,
+	  "the command's stdout goes to PATH" },
+	{ NULL, "--redirect-stderr", OPT_REDIRECT_STDERR, ARG_PATH, 0,
+	  "the command's stderr goes to PATH" },
+	{ NULL, "--append-exitstatus", OPT_APPEND_EXITSTATUS, ARG_NONE, 0,
+	  "append 'exit N' to the stdout file and exit 0" },
+	{ NULL, "--report-maxrss", OPT_REPORT_MAXRSS, ARG_NONE, 0,
+	  "report the peak resident set size (bytes)" },
+	{ NULL, "--limit-cpu", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_CPU, "RLIMIT_CPU, seconds" },
+	{ NULL, "--limit-stack-size", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_STACK, "RLIMIT_STACK, bytes" },
+	{ NULL, "--limit-data-size", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_DATA, "RLIMIT_DATA, bytes" },
+	{ NULL, "--limit-rss-size", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_RSS, "RLIMIT_RSS, bytes" },
+	{ NULL, "--limit-file-size", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_FSIZE, "RLIMIT_FSIZE, bytes" },
+	{ NULL, "--limit-core", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_CORE, "RLIMIT_CORE, bytes" },
+	{ NULL, "--limit-file-count", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_NOFILE, "RLIMIT_NOFILE" },
+	{ NULL, "--limit-subprocess-count", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_NPROC, "RLIMIT_NPROC" },
+	{ "-e", "--events", OPT_EVENTS, ARG_LIST, 0,
+	  "count these perf events (comma-separated) instead of the defaults" },
+	{ NULL, "--no-perf", OPT_NO_PERF, ARG_NONE, 0,
+	  "do not use perf events: rusage times and the timestamp counter only" },
+	{ NULL, "--rusage-times", OPT_RUSAGE_TIMES, ARG_NONE, 0,
+	  "user and sys from rusage even when task-clock is counted" },
+	{ "-q", "--quiet", OPT_QUIET, ARG_NONE, 0, "no notes about counters on stderr" },
+	{ "-v", "--verbose", OPT_VERBOSE, ARG_NONE, 0, "list every event that was skipped" },
+};
+#define NOPTIONS (sizeof options / sizeof options[0])
+
+static const struct option_def *find_option(const char *arg)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if ((options[i].shortname && strcmp(arg, options[i].shortname) == 0) ||
+		    strcmp(arg, options[i].longname) == 0)
+			return &options[i];
+	return NULL;
+}
+
+void ti_options_usage(FILE *f)
+{
+	fprintf(f, "usage: timeit [options] [--] command [arguments ...]\n\n"
+		   "Run a command and report its exit status, real, user and sys times.\n\n"
+		   "options:\n");
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct option_def *o = &options[i];
+		char left[64];
+		const char *arg = o->arg == ARG_NUMBER ? " N" : o->arg == ARG_PATH ? " PATH"
+				: o->arg == ARG_LIST ? " LIST" : "";
+
+		snprintf(left, sizeof left, "%s%s%s%s", o->shortname ? o->shortname : "    ",
+			 o->shortname ? ", " : "", o->longname, arg);
+		fprintf(f, "  %-32s %s\n", left, o->help);
+	}
+	fprintf(f, "\nExit status: the command's; 128+S when killed by signal S; 137 on timeout\n"
+		   "or interrupt; 127/126 when it cannot be run; 66 when timeit itself fails;\n"
+		   "1 on a usage error.  See timeit(1).\n");
+}
+
+static bool number(const char *opt, const char *s, uint64_t *v, char *msg, size_t len)
+{
+	int rc = ti_parse_u64(s, v);
+
+	if (rc < 0)
+		snprintf(msg, len, "%s: %s '%s'", opt,
+			 rc == -ERANGE ? "number out of range" : "invalid number", s);
+	return rc == 0;
+}
+
+enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *o,
+				      char *msg, size_t len)
+{
+	const char *events = NULL;
+	int i;
+
+	memset(o, 0, sizeof *o);
+	o->argc = argc;
+	o->argv = argv;
+	msg[0] = '\0';
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		char name[64];
+		const char *arg = argv[i], *value = NULL, *eq;
+		const struct option_def *d;
+
+		if (strcmp(arg, "--") == 0) {
+			i++;
+			break;
+		}
+		/* --name=value is accepted too, for long options. */
+		eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+		if (eq && (size_t)(eq - arg) < sizeof name) {
+			memcpy(name, arg, (size_t)(eq - arg));
+			name[eq - arg] = '\0';
+			d = find_option(name);
+			if (d && d->arg != ARG_NONE)
+				value = eq + 1;
+			else
+				d = NULL;
+		} else {
+			d = find_option(arg);
+		}
+		if (!d) {
+			snprintf(msg, len, "invalid argument '%s'", arg);
+			return TI_PARSE_USAGE;
+		}
+		if (d->arg != ARG_NONE && !value) {
+			if (i + 1 >= argc) {
+				snprintf(msg, len, "%s argument requires an option", arg);
+				return TI_PARSE_USAGE;
+			}
+			value = argv[++i];
+		}
+		switch (d->id) {
+		case OPT_HELP: return TI_PARSE_HELP;
+		case OPT_VERSION: return TI_PARSE_VERSION;
+		case OPT_POSIX: o->posix = true; break;
+		case OPT_TIMEOUT:
+			if (!number(d->longname, value, &o->plan.timeout_s, msg, len))
+				return TI_PARSE_INVALID;
+			break;
+		case OPT_CHDIR: o->plan.chdir = value; break;
+		case OPT_SUMMARY: o->summary = value; break;
+		case OPT_JSON: o->json = value; break;
+		case OPT_REDIRECT_INPUT: o->plan.redirect_input = value; break;
+		case OPT_REDIRECT_OUTPUT: o->redirect_output = value; break;
+		case OPT_REDIRECT_STDOUT: o->plan.redirect_stdout = value; break;
+		case OPT_REDIRECT_STDERR: o->plan.redirect_stderr = value; break;
+		case OPT_APPEND_EXITSTATUS: o->append_exitstatus = true; break;
+		case OPT_REPORT_MAXRSS: o->report_maxrss = true; break;
+		case OPT_LIMIT:
+			if (!number(d->longname, value, &o->plan.limit[d->limit], msg, len))
+				return TI_PARSE_INVALID;
+			o->plan.limit_set[d->limit] = true;
+			break;
+		case OPT_EVENTS: events = value; break;
+		case OPT_NO_PERF: o->no_perf = true; break;
+		case OPT_RUSAGE_TIMES: o->rusage_times = true; break;
+		case OPT_QUIET: o->quiet = true; break;
+		case OPT_VERBOSE: o->verbose = true; break;
+		}
+	}
+	if (i >= argc) {
+		snprintf(msg, len, "no command (or arguments) was given");
+		return TI_PARSE_USAGE;
+	}
+	o->plan.argv = argv + i;
+
+	/* --redirect-output is both streams into one file; a separate
+	 * --redirect-stdout/-stderr given as well takes precedence. */
+	if (o->redirect_output) {
+		if (!o->plan.redirect_stdout)
+			o->plan.redirect_stdout = o->redirect_output;
+		if (!o->plan.redirect_stderr)
+			o->plan.redirect_stderr = o->redirect_output;
+	}
+	if (o->append_exitstatus && !o->plan.redirect_stdout) {
+		snprintf(msg, len, "--append-exitstatus needs --redirect-output or --redirect-stdout");
+		return TI_PARSE_INVALID;
+	}
+	if (events) {
+		char bad[TI_EVENT_NAME_MAX * 2];
+		int rc = ti_events_parse(events, &o->events, bad, sizeof bad);
+		if (rc < 0) {
+			snprintf(msg, len, "--events: %s '%s'", ti_events_strerror(rc), bad);
+			return TI_PARSE_INVALID;
+		}
+		o->events_given = true;
+	} else {
+		ti_events_default(&o->events);
+	}
+	return TI_PARSE_OK;
+}

@@ -1,0 +1,41 @@
+/* options.h: timeit's command line: the option table, parsing and
+ * validation.  Nothing here runs anything or exits. */
+#ifndef TI_OPTIONS_H
+#define TI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "events.h"
+#include "plan.h"
+
+struct ti_options {
+	struct ti_plan plan;
+	struct ti_event_list events;	/* -e, or the defaults */
+	bool events_given;
+	const char *summary, *json;
+	const char *redirect_output;
+	bool posix, append_exitstatus, report_maxrss, no_perf, rusage_times;
+	bool quiet, verbose;
+	int argc;
+	char **argv;		/* timeit's own command line, for --json */
+};
+
+enum ti_parse_result {
+	TI_PARSE_OK,
+	TI_PARSE_HELP,		/* -h: print the usage, exit 0 */
+	TI_PARSE_VERSION,	/* --version */
+	TI_PARSE_USAGE,		/* the reference's usage errors: "error: MSG", usage, 1 */
+	TI_PARSE_INVALID,	/* a bad value: "timeit: MSG", 1 */
+};
+
+/* Parse and validate ARGV into O.  On an error, MSG (size LEN) says what
+ * was wrong, naming the option and the bad input. */
+enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *o,
+				      char *msg, size_t len);
+
+/* The --help text, generated from the option table. */
+void ti_options_usage(FILE *f);
+
+#endif
