@@ -19,6 +19,17 @@
 #include "summary.h"
 #include "options.h"
 
+#ifdef HAVE_PERF_EVENTS
+#define HAVE_PERF_EVENTS_STR "yes"
+#else
+#define HAVE_PERF_EVENTS_STR "no"
+#endif
+#ifdef HAVE_LIBPFM
+#define HAVE_LIBPFM_STR "yes"
+#else
+#define HAVE_LIBPFM_STR "no"
+#endif
+
 /* Exit statuses of timeit itself (spec/compat.md); the child's own status
  * passes through otherwise. */
 enum {
@@ -150,7 +161,8 @@ int main(int argc, char **argv)
 		ti_options_usage(stdout);
 		return 0;
 	case TI_PARSE_VERSION:
-		printf("timeit %s\n", PACKAGE_VERSION);
+		printf("timeit %s\nperf events: %s\nlibpfm4: %s\n", PACKAGE_VERSION,
+		       HAVE_PERF_EVENTS_STR, HAVE_LIBPFM_STR);
 		return 0;
 	case TI_PARSE_USAGE:
 		fprintf(stderr, "error: %s\n", msg);
