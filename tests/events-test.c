@@ -1,0 +1,80 @@
+/* events-test: event-list parsing, table-driven. */
+#include "config.h"
+
+#include <string.h>
+
+#include "events.h"
+#include "tap.h"
+
+static const struct {
+	int line;
+	const char *list;
+	int rc;			/* expected return */
+	size_t n;		/* events on success */
+	const char *bad;	/* offending text on failure */
+} cases[] = {
+	{ __LINE__, "cycles", 0, 1, NULL },
+	{ __LINE__, "task-clock,cycles,instructions", 0, 3, NULL },
+	{ __LINE__, "cycles:u,instructions:k", 0, 2, NULL },
+	{ __LINE__, "r01c2", 0, 1, NULL },
+	{ __LINE__, "rFF:u", 0, 1, NULL },
+	{ __LINE__, "{cycles,instructions},page-faults", 0, 3, NULL },
+	{ __LINE__, "stalled-cycles-frontend,stalled-cycles-backend", 0, 2, NULL },
+	{ __LINE__, "minor-faults,major-faults,alignment-faults,emulation-faults", 0, 4, NULL },
+	{ __LINE__, "bogus", TI_EEVENT_UNKNOWN, 0, "bogus" },
+	{ __LINE__, "cycles,bogus", TI_EEVENT_UNKNOWN, 0, "bogus" },
+	{ __LINE__, "rxyz", TI_EEVENT_UNKNOWN, 0, "rxyz" },
+	{ __LINE__, "cycles:q", TI_EEVENT_MODIFIER, 0, "cycles:q" },
+	{ __LINE__, "cycles:", TI_EEVENT_MODIFIER, 0, "cycles:" },
+	{ __LINE__, "", TI_EEVENT_SYNTAX, 0, "" },
+	{ __LINE__, "cycles,", TI_EEVENT_SYNTAX, 0, NULL },
+	{ __LINE__, ",cycles", TI_EEVENT_SYNTAX, 0, NULL },
+	{ __LINE__, "{cycles,instructions", TI_EEVENT_SYNTAX, 0, NULL },
+	{ __LINE__, "cycles}", TI_EEVENT_SYNTAX, 0, NULL },
+	{ __LINE__, "{{cycles}}", TI_EEVENT_SYNTAX, 0, NULL },
+};
+
+int main(void)
+{
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct ti_event_list l;
+		char bad[128];
+		int rc = ti_events_parse(cases[i].list, &l, bad, sizeof bad);
+
+		tap_ok(rc == cases[i].rc, cases[i].line, "'%s' returns %d (got %d)", cases[i].list,
+		       cases[i].rc, rc);
+		if (rc == 0)
+			tap_ok(l.n == cases[i].n, cases[i].line, "'%s' has %zu events", cases[i].list,
+			       cases[i].n);
+		else if (cases[i].bad)
+			tap_ok(strcmp(bad, cases[i].bad) == 0, cases[i].line, "'%s' names '%s' (got '%s')",
+			       cases[i].list, cases[i].bad, bad);
+	}
+
+	struct ti_event_list l;
+	char bad[64];
+
+	ti_events_parse("cycles:u,r1a2,{task-clock,page-faults},cs", &l, bad, sizeof bad);
+	TAP_OK(l.ev[0].type == TI_TYPE_HARDWARE && l.ev[0].config == 0, "cycles is HW 0");
+	TAP_OK(l.ev[0].exclude_kernel && l.ev[0].exclude_hv && !l.ev[0].exclude_user,
+	       ":u excludes kernel and hypervisor");
+	TAP_OK(l.ev[1].type == TI_TYPE_RAW && l.ev[1].config == 0x1a2, "raw config is hex");
+	TAP_OK(l.ev[2].type == TI_TYPE_SOFTWARE && l.ev[2].config == 1, "task-clock is SW 1");
+	TAP_OK(l.ev[2].group == l.ev[3].group && l.ev[2].group_leader && !l.ev[3].group_leader,
+	       "braces make one group with one leader");
+	TAP_OK(l.ev[1].group != l.ev[2].group && l.ev[3].group != l.ev[4].group,
+	       "events outside braces are their own groups");
+	TAP_OK(l.ev[4].config == 3 && strcmp(l.ev[4].name, "cs") == 0, "alias keeps its spelling");
+
+	/* The defaults: task-clock first, then the hardware and cheap software events. */
+	ti_events_default(&l);
+	TAP_OK(l.n == 6 && strcmp(l.ev[0].name, "task-clock") == 0 &&
+	       strcmp(l.ev[2].name, "instructions") == 0, "default events");
+
+	/* More than TI_MAX_EVENTS. */
+	char many[TI_MAX_EVENTS * 16] = "";
+	for (int i = 0; i <= TI_MAX_EVENTS; i++)
+		strcat(many, i ? ",page-faults" : "page-faults");
+	TAP_OK(ti_events_parse(many, &l, bad, sizeof bad) == TI_EEVENT_TOO_MANY, "too many events");
+	return tap_done();
+}

@@ -1,0 +1,34 @@
+/* tap.h: a minimal Test Anything Protocol emitter for the C unit tests.
+ * Each check names the table row (__LINE__) it came from. */
+#ifndef TI_TAP_H
+#define TI_TAP_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static int tap_n, tap_failed;
+
+__attribute__((format(printf, 3, 4)))
+static void tap_ok(int ok, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", ok ? "ok" : "not ok", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf(" (line %d)\n", line);
+	if (!ok)
+		tap_failed++;
+}
+
+/* Print the plan at the end; the status is for running the test by hand. */
+static int tap_done(void)
+{
+	printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
+
+#define TAP_OK(cond, ...) tap_ok(!!(cond), __LINE__, __VA_ARGS__)
+
+#endif
