@@ -9,15 +9,43 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/vfs.h>
+#endif
 
 #include "outfile.h"
 
+/* Whether the symlink LINK lives on procfs (/proc/self/fd/N, reached also
+ * through /dev/stdout or /dev/fd/N).  Such a "magic link" names an open file
+ * rather than a path: its text ("pipe:[123]", or a file the shell opened
+ * with >>) must not be followed as a path, and replacing the file behind it
+ * would lose what the command wrote there.  See proc(5), /proc/pid/fd. */
+static bool on_procfs(const char *link)
+{
+#ifdef __linux__
+	const char *slash = strrchr(link, '/');
+	char dir[PATH_MAX];
+	struct statfs sf;
+
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - link) + 1, link);
+	return statfs(dir, &sf) == 0 && sf.f_type == 0x9fa0; /* PROC_SUPER_MAGIC */
+#else
+	(void)link;
+	return false;
+#endif
+}
+
 /* Resolve a chain of symlinks at PATH, so the file behind it is replaced
- * and the link kept.  A dangling link resolves to its (relative) target. */
-static char *resolve_links(const char *path)
+ * and the link kept.  A dangling link resolves to its (relative) target.
+ * A link on procfs stops the walk: *MAGIC is set and PATH itself returned. */
+static char *resolve_links(const char *path, bool *magic)
 {
 	char *cur = strdup(path);
 
+	*magic = false;
 	for (int hops = 0; cur && hops < 40; hops++) {
 		char buf[PATH_MAX];
 		struct stat st;
@@ -25,6 +53,11 @@ static char *resolve_links(const char *path)
 
 		if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode))
 			return cur;
+		if (on_procfs(cur)) {
+			free(cur);
+			*magic = true;
+			return strdup(path);
+		}
 		n = readlink(cur, buf, sizeof buf - 1);
 		if (n < 0) {
 			free(cur);
@@ -56,19 +89,25 @@ static char *resolve_links(const char *path)
 int ti_outfile_prepare(struct ti_outfile *of, const char *path)
 {
 	struct stat st;
+	bool magic;
 	int err;
 
 	memset(of, 0, sizeof *of);
 	of->fd = -1;
-	of->target = resolve_links(path);
+	of->target = resolve_links(path, &magic);
 	if (!of->target)
 		return -(errno ? errno : ENOMEM);
-	if (stat(of->target, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (magic || (stat(of->target, &st) == 0 && !S_ISREG(st.st_mode))) {
+		if (magic && stat(of->target, &st) < 0) {
+			err = errno;
+			goto fail;
+		}
 		if (S_ISDIR(st.st_mode)) {
 			err = EISDIR;
 			goto fail;
 		}
-		/* Devices and FIFOs are written in place at commit. */
+		/* Devices, FIFOs and open files named through /proc (/dev/stdout)
+		 * are written in place at commit, appending. */
 		of->direct = true;
 		if (access(of->target, W_OK) < 0) {
 			err = errno;
