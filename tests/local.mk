@@ -20,9 +20,8 @@ EXTRA_DIST += tests/setup tests/tap.h
 # C unit tests (TAP).
 TESTS += tests/counters-test tests/events-test tests/options-test tests/summary-test
 check_PROGRAMS += tests/counters-test tests/events-test tests/options-test tests/summary-test
-tests_counters_test_LDADD = lib/libtimeit.a
-tests_events_test_LDADD = lib/libtimeit.a
 tests_options_test_SOURCES = tests/options-test.c timeit/options.c
 tests_options_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/timeit
-tests_options_test_LDADD = lib/libtimeit.a
-tests_summary_test_LDADD = lib/libtimeit.a
+
+TESTS += tests/man.sh
+EXTRA_DIST += tests/man.sh
