@@ -25,6 +25,8 @@ static void fill_attr(struct perf_event_attr *a, const struct ti_event *e, bool 
 	a->size = sizeof *a;
 	a->type = e->type;
 	a->config = e->config;
+	a->config1 = e->config1;
+	a->config2 = e->config2;
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	/* Children of the child count too (driver -> cc1 -> ld).  Inherited
 	 * counts are folded into ours when each descendant exits. */
@@ -144,6 +146,24 @@ int ti_counters_read(struct ti_counters *c)
 	return rc;
 }
 
+int ti_counters_probe(const struct ti_perf_ops *ops, const struct ti_event *e, bool *user_only)
+{
+	bool uo;
+	int fd;
+
+	if (!ops)
+		ops = &ti_perf_sys;
+	/* On timeit itself (pid 0, any CPU), alone, with the same retries as
+	 * a real run, so "available" means a run would count it. */
+	fd = open_one(ops, e, 0, -1, &uo);
+	if (fd < 0)
+		return fd;
+	ops->close(fd);
+	if (user_only)
+		*user_only = uo;
+	return 0;
+}
+
 void ti_counters_close(struct ti_counters *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
@@ -182,6 +202,14 @@ int ti_counters_read(struct ti_counters *c)
 void ti_counters_close(struct ti_counters *c)
 {
 	(void)c;
+}
+
+int ti_counters_probe(const struct ti_perf_ops *ops, const struct ti_event *e, bool *user_only)
+{
+	(void)ops;
+	(void)e;
+	(void)user_only;
+	return -ENOSYS;
 }
 
 #endif

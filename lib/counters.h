@@ -43,6 +43,11 @@ int ti_counters_open(struct ti_counters *c, const struct ti_perf_ops *ops,
 /* Read and scale every opened counter into C->count.  Returns 0 or -errno. */
 int ti_counters_read(struct ti_counters *c);
 
+/* Try to open E on the calling process and close it again: 0 when a run
+ * could count it (USER_ONLY set when only user-only opened), else -errno.
+ * OPS NULL means ti_perf_sys. */
+int ti_counters_probe(const struct ti_perf_ops *ops, const struct ti_event *e, bool *user_only);
+
 /* Close every fd. */
 void ti_counters_close(struct ti_counters *c);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "pfm.h"
 
 /* Generic names and their (type, config), from perf_event_open(2) and
  * perf's tools/perf/util/parse-events.c.  Hardware config numbers are
@@ -136,7 +137,13 @@ static int parse_one(const char *tok, struct ti_event *e)
 	} else if (parse_raw(base, &e->config)) {
 		e->type = TI_TYPE_RAW;
 	} else {
+#ifdef HAVE_LIBPFM
+		/* Anything else may be a libpfm4 string ("perf::cycles:u",
+		 * "INST_RETIRED.ANY_P"); libpfm4 parses its own modifiers. */
+		return ti_pfm_encode(tok, e, NULL, 0);
+#else
 		return TI_EEVENT_UNKNOWN;
+#endif
 	}
 	return colon ? apply_modifiers(e, colon + 1) : 0;
 }

@@ -16,6 +16,7 @@ struct ti_event {
 	char name[TI_EVENT_NAME_MAX];	/* as the user wrote it, e.g. "cycles:u" */
 	uint32_t type;
 	uint64_t config;
+	uint64_t config1, config2;	/* extra encoding (libpfm4 offcore events) */
 	bool exclude_user, exclude_kernel, exclude_hv;
 	int group;			/* events with the same group are read together */
 	bool group_leader;

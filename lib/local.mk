@@ -13,3 +13,4 @@ lib_libtimeit_a_SOURCES = \
 	lib/spawn.c lib/spawn.h \
 	lib/summary.c lib/summary.h \
 	lib/util.c lib/util.h
+lib_libtimeit_a_SOURCES += lib/pfm.c lib/pfm.h

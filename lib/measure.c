@@ -32,8 +32,18 @@ int ti_measure(const struct ti_plan *plan, const struct ti_measure_opts *o,
 	/* The child is set up and blocked before exec: counters attach now and
 	 * start at exec (enable_on_exec). */
 	counting = o->events && o->events->n > 0 && r->end != TI_END_SETUP_FAILED;
-	if (counting)
+	if (counting) {
 		ti_counters_open(&ctr, o->ops, o->events, ch.pid);
+		for (size_t i = 0; o->strict_events && i < ctr.n; i++) {
+			if (ctr.count[i].err) {
+				f->what = o->events->ev[i].name;
+				f->err = ctr.count[i].err;
+				ti_counters_close(&ctr);
+				ti_spawn_abort(&ch);
+				return TI_MEASURE_EVENT;
+			}
+		}
+	}
 	if (ti_spawn_run(plan, &ch, r, f) < 0) {
 		if (counting)
 			ti_counters_close(&ctr);
@@ -43,6 +53,13 @@ int ti_measure(const struct ti_plan *plan, const struct ti_measure_opts *o,
 		ti_counters_read(&ctr);
 		ti_counters_close(&ctr);
 		ti_counters_to_record(&ctr, r);
+		for (size_t i = 0; o->strict_events && i < r->ncounts; i++) {
+			if (!r->counts[i].counted) {
+				f->what = o->events->ev[i].name;
+				f->err = r->counts[i].err;
+				return TI_MEASURE_EVENT;
+			}
+		}
 	}
 
 	/* user: task-clock (precise CPU time of the whole tree) when it was

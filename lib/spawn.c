@@ -353,6 +353,20 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 	return 0;
 }
 
+void ti_spawn_abort(struct ti_child *ch)
+{
+	/* EOF on the cork pipe makes a waiting child exit without exec; the
+	 * kill covers one that is not waiting any more. */
+	close_fd(&ch->go_fd);
+	if (ch->pid > 0) {
+		kill(-ch->pid, SIGKILL);
+		while (waitpid(ch->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	child_pgid = 0;
+	close_fd(&ch->status_fd);
+}
+
 void ti_record_set_status(struct ti_record *r)
 {
 	switch (r->end) {

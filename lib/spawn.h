@@ -34,6 +34,10 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
 		 struct ti_failure *f);
 
+/* Give up on a started child before releasing it: it exits without
+ * running the command and is reaped. */
+void ti_spawn_abort(struct ti_child *ch);
+
 /* Compute R->status, the exit status timeit reports (spec/compat.md). */
 void ti_record_set_status(struct ti_record *r);
 

@@ -25,3 +25,9 @@ tests_options_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/timeit
 
 TESTS += tests/man.sh
 EXTRA_DIST += tests/man.sh
+
+# Issue 3: event selection, repeats, noise control.
+TESTS += tests/strict-test tests/pfm-test
+check_PROGRAMS += tests/strict-test tests/pfm-test
+TESTS += tests/events.sh
+EXTRA_DIST += tests/events.sh

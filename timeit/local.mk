@@ -2,3 +2,4 @@
 bin_PROGRAMS += timeit/timeit
 timeit_timeit_SOURCES = timeit/timeit.c timeit/options.c timeit/options.h
 timeit_timeit_LDADD = lib/libtimeit.a $(PFM_LIBS)
+timeit_timeit_SOURCES += timeit/listing.c timeit/listing.h

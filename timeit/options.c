@@ -16,6 +16,7 @@ enum opt_id {
 	OPT_REDIRECT_STDERR, OPT_APPEND_EXITSTATUS, OPT_REPORT_MAXRSS,
 	OPT_LIMIT,		/* + enum ti_limit via .limit */
 	OPT_EVENTS, OPT_NO_PERF, OPT_RUSAGE_TIMES, OPT_JSON, OPT_QUIET, OPT_VERBOSE,
+	OPT_STRICT_EVENTS, OPT_LIST_EVENTS,
 };
 
 enum arg_kind { ARG_NONE, ARG_NUMBER, ARG_PATH, ARG_LIST };
@@ -59,6 +60,10 @@ static const struct option_def {
 	{ NULL, "--limit-subprocess-count", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_NPROC, "RLIMIT_NPROC" },
 	{ "-e", "--events", OPT_EVENTS, ARG_LIST, 0,
 	  "count these perf events (comma-separated) instead of the defaults" },
+	{ NULL, "--strict-events", OPT_STRICT_EVENTS, ARG_NONE, 0,
+	  "an event that cannot be counted is an error (status 66), not a note" },
+	{ NULL, "--list-events", OPT_LIST_EVENTS, ARG_NONE, 0,
+	  "list the events timeit accepts, available or not here, and exit" },
 	{ NULL, "--no-perf", OPT_NO_PERF, ARG_NONE, 0,
 	  "do not use perf events: rusage times and the timestamp counter only" },
 	{ NULL, "--rusage-times", OPT_RUSAGE_TIMES, ARG_NONE, 0,
@@ -177,8 +182,13 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 		case OPT_RUSAGE_TIMES: o->rusage_times = true; break;
 		case OPT_QUIET: o->quiet = true; break;
 		case OPT_VERBOSE: o->verbose = true; break;
+		case OPT_STRICT_EVENTS: o->strict_events = true; break;
+		case OPT_LIST_EVENTS: o->list_events = true; break;
 		}
 	}
+	/* An action that runs no command. */
+	if (o->list_events)
+		return TI_PARSE_OK;
 	if (i >= argc) {
 		snprintf(msg, len, "no command (or arguments) was given");
 		return TI_PARSE_USAGE;

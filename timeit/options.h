@@ -18,6 +18,8 @@ struct ti_options {
 	const char *redirect_output;
 	bool posix, append_exitstatus, report_maxrss, no_perf, rusage_times;
 	bool quiet, verbose;
+	bool strict_events;	/* --strict-events */
+	bool list_events;	/* --list-events: list and exit, no command */
 	int argc;
 	char **argv;		/* timeit's own command line, for --json */
 };

@@ -14,6 +14,7 @@
 #include "events.h"
 #include "host.h"
 #include "json.h"
+#include "listing.h"
 #include "measure.h"
 #include "outfile.h"
 #include "summary.h"
@@ -52,6 +53,11 @@ static void note_counters(const struct ti_options *c, const struct ti_record *r,
 		else if (k->opened && !k->counted && (c->verbose || user_events))
 			fprintf(stderr, "timeit: note: event %s was never scheduled (not counted)\n",
 				k->name);
+		else if (k->counted && k->running < k->enabled)
+			/* Multiplexed: the value is an estimate (perf's scaling). */
+			fprintf(stderr, "timeit: warning: event %s ran %.1f%% of the time "
+					"(multiplexed); its value is scaled\n", k->name,
+				100.0 * (double)k->running / (double)k->enabled);
 	}
 	if (r->ncounts && r->counters_err) {
 		int e = r->counters_err;
@@ -175,6 +181,9 @@ int main(int argc, char **argv)
 	so.report_maxrss = c.report_maxrss;
 	mo.events = c.no_perf ? NULL : &c.events;
 	mo.rusage_times = c.rusage_times;
+	mo.strict_events = c.strict_events;
+	if (c.list_events)
+		return listing_events(stdout, NULL);
 
 	/* Result paths are checked before anything runs. */
 	if (c.summary && (rc = ti_outfile_prepare(&summary_out, c.summary)) < 0) {
@@ -188,8 +197,12 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	if (ti_measure(&c.plan, &mo, &r, &f) < 0) {
-		fprintf(stderr, "timeit: %s: %s\n", f.what, strerror(f.err));
+	if ((rc = ti_measure(&c.plan, &mo, &r, &f)) < 0) {
+		if (rc == TI_MEASURE_EVENT)
+			fprintf(stderr, "timeit: --strict-events: event %s: %s\n", f.what,
+				f.err ? strerror(f.err) : "never scheduled (not counted)");
+		else
+			fprintf(stderr, "timeit: %s: %s\n", f.what, strerror(f.err));
 		if (c.summary)
 			ti_outfile_abort(&summary_out);
 		if (c.json)

@@ -1,0 +1,65 @@
+#!/bin/sh
+# Event selection for real: software events, --list-events, --strict-events,
+# unknown names, and libpfm4 strings when built with it.
+. "$top_srcdir/tests/setup"
+
+[ -e /proc/sys/kernel/perf_event_paranoid ] || skip "no perf events on this kernel"
+"$TIMEIT" --version | grep -q '^perf events: yes' || skip "built without perf events"
+
+# --list-events: every generic name, task-clock available (software events
+# work everywhere perf does).
+"$TIMEIT" --list-events >list || fail "--list-events failed"
+for ev in task-clock cycles instructions cpu-migrations major-faults emulation-faults; do
+	grep -q "^$ev  *\(un\)\{0,1\}available" list || fail "--list-events lacks $ev"
+done
+grep -q '^task-clock  *available' list || fail "task-clock not available"
+
+# Software events counted on a real child: exact values where exact.
+"$TIMEIT" -e task-clock,page-faults,major-faults,cs,cpu-migrations --summary s \
+	"$AUX" burn 50 alloc 4 || fail "run failed"
+tc=$(summary_value s task-clock)
+in_range "$tc" 0.040 2 || fail "task-clock $tc for 50 ms of CPU"
+pf=$(summary_value s page-faults)
+# 4 MiB touched: at least 1024 faults of 4 KiB pages (fewer only with THP).
+[ -n "$pf" ] && [ "$pf" -ge 200 ] || fail "page-faults '$pf' for 4 MiB"
+[ "$(summary_value s major-faults)" = 0 ] || fail "major faults in a warm run"
+
+# A group and a user-only modifier.
+"$TIMEIT" -e '{task-clock,cs},page-faults:u' --summary s "$AUX" burn 10 || fail "group run"
+[ -n "$(summary_value s page-faults:u)" ] || fail "no page-faults:u line"
+
+# Unknown names are a usage error naming the event; nothing runs.
+expect_status 1 "$TIMEIT" -e task-clock,no-such-event --summary s2 "$AUX" pidfile ran 2>err
+grep -q "no-such-event" err || fail "usage error does not name the event"
+[ ! -e ran ] || fail "the command ran despite a bad event"
+
+# --strict-events: an unavailable event fails before the command runs.
+if grep -q '^cycles  *unavailable' list; then
+	expect_status 66 "$TIMEIT" --strict-events -e task-clock,cycles --summary s3 \
+		"$AUX" pidfile ran 2>err
+	grep -q "cycles" err || fail "--strict-events does not name the event"
+	[ ! -e ran ] || fail "--strict-events ran the command"
+	[ ! -e s3 ] || fail "--strict-events wrote a summary"
+	# Without it: a note and a normal run.
+	"$TIMEIT" -e task-clock,cycles --summary s3 "$AUX" exit 0 2>err || fail "non-strict run"
+	grep -q "note: event cycles skipped" err || fail "no note for the skipped event"
+else
+	expect_status 0 "$TIMEIT" --strict-events -e task-clock,cycles --summary s3 "$AUX" exit 0
+fi
+expect_status 0 "$TIMEIT" --strict-events -e task-clock,cs --summary s3 "$AUX" exit 0
+
+# libpfm4 strings, when built with it.
+if "$TIMEIT" --version | grep -q '^libpfm4: yes'; then
+	grep -q '^# libpfm4 PMU perf:' list || fail "libpfm4's perf PMU not listed"
+	grep -q '^perf::TASK-CLOCK  *available' list || fail "perf::TASK-CLOCK not available"
+	"$TIMEIT" -e perf::TASK-CLOCK,perf::PAGE-FAULTS:u --summary s4 "$AUX" burn 20 ||
+		fail "libpfm4 events run"
+	v=$(summary_value s4 perf::TASK-CLOCK)
+	# The libpfm4 spelling is not recognised as a time: nanoseconds.
+	in_range "$v" 15000000 2000000000 || fail "perf::TASK-CLOCK $v ns for 20 ms"
+	expect_status 1 "$TIMEIT" -e perf::no-such-thing "$AUX" exit 0 2>err
+	grep -q "perf::no-such-thing" err || fail "libpfm4 error does not name the event"
+else
+	grep -q '^# libpfm4: not built in' list || fail "no libpfm4 line"
+fi
+exit 0

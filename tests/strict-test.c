@@ -1,0 +1,172 @@
+/* strict-test: --strict-events and --list-events's probe through the
+ * syscall seam, with a real child (/bin/sh) so the abort path is run. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "counters.h"
+#include "measure.h"
+#include "tap.h"
+
+#ifdef HAVE_PERF_EVENTS
+#include <linux/perf_event.h>
+
+/* Per raw config: the errno its open fails with, and its reading. */
+static struct {
+	int open_errno;
+	uint64_t value, enabled, running;
+} script[8];
+static int opens, closes;
+static pid_t last_pid;
+
+static int fake_open(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
+		     unsigned long flags)
+{
+	(void)cpu;
+	(void)group_fd;
+	(void)flags;
+	last_pid = pid;
+	if (script[a->config].open_errno) {
+		/* EACCES only while the kernel is counted: perf_event_paranoid 2. */
+		if (script[a->config].open_errno != EACCES || !a->exclude_kernel) {
+			errno = script[a->config].open_errno;
+			return -1;
+		}
+	}
+	opens++;
+	return 100 + (int)a->config;
+}
+
+static ssize_t fake_read(int fd, void *buf, size_t len)
+{
+	uint64_t v[3] = { script[fd - 100].value, script[fd - 100].enabled,
+			  script[fd - 100].running };
+
+	memcpy(buf, v, len < sizeof v ? len : sizeof v);
+	return (ssize_t)(len < sizeof v ? len : sizeof v);
+}
+
+static int fake_close(int fd)
+{
+	(void)fd;
+	closes++;
+	return 0;
+}
+
+static const struct ti_perf_ops fake = { fake_open, fake_read, fake_close };
+
+static void reset(void)
+{
+	memset(script, 0, sizeof script);
+	for (int i = 0; i < 8; i++)
+		script[i].value = script[i].enabled = script[i].running = 10;
+	opens = closes = 0;
+}
+
+int main(void)
+{
+	/* The child leaves a mark, so a test knows whether it ran. */
+	char mark[] = "/tmp/timeit-strict-XXXXXX";
+	int mfd = mkstemp(mark);
+	char script_text[256];
+	snprintf(script_text, sizeof script_text, "echo ran > %s", mark);
+	char *argv[] = { "/bin/sh", "-c", script_text, NULL };
+	struct ti_plan plan = { .argv = argv };
+	struct ti_event_list l;
+	struct ti_record r;
+	struct ti_failure f;
+	struct ti_measure_opts o = { .events = &l, .ops = &fake };
+	char bad[64];
+	int rc;
+
+	if (mfd < 0) {
+		printf("Bail out! mkstemp: %s\n", strerror(errno));
+		return 99;
+	}
+	close(mfd);
+	(void)ti_events_parse("r0,r1,r2", &l, bad, sizeof bad);
+
+	static const struct {
+		int line;
+		bool strict;
+		int fail_config, fail_errno;	/* -1: none */
+		int unscheduled;		/* config with running == 0, or -1 */
+		int want_rc;
+		bool want_ran;
+		int want_err;
+	} cases[] = {
+		{ __LINE__, false, 1, ENOENT, -1, 0, true, 0 },
+		{ __LINE__, true, -1, 0, -1, 0, true, 0 },
+		{ __LINE__, true, 1, ENOENT, -1, TI_MEASURE_EVENT, false, ENOENT },
+		{ __LINE__, true, 2, EOPNOTSUPP, -1, TI_MEASURE_EVENT, false, EOPNOTSUPP },
+		/* EACCES retried user-only and opened: not a failure. */
+		{ __LINE__, true, 0, EACCES, -1, 0, true, 0 },
+		{ __LINE__, true, -1, 0, 1, TI_MEASURE_EVENT, true, 0 },
+		{ __LINE__, false, -1, 0, 1, 0, true, 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		FILE *m;
+		char buf[8] = "";
+
+		reset();
+		unlink(mark);
+		if (cases[i].fail_config >= 0)
+			script[cases[i].fail_config].open_errno = cases[i].fail_errno;
+		if (cases[i].unscheduled >= 0)
+			script[cases[i].unscheduled].running = 0;
+		o.strict_events = cases[i].strict;
+		memset(&f, 0, sizeof f);
+		rc = ti_measure(&plan, &o, &r, &f);
+		m = fopen(mark, "r");
+		if (m) {
+			if (!fgets(buf, sizeof buf, m))
+				buf[0] = '\0';
+			fclose(m);
+		}
+		TAP_OK(rc == cases[i].want_rc, "ti_measure returned %d, want %d", rc,
+		       cases[i].want_rc);
+		TAP_OK((strcmp(buf, "ran\n") == 0) == cases[i].want_ran, "command %s",
+		       cases[i].want_ran ? "ran" : "did not run");
+		TAP_OK(opens == closes, "every opened counter closed (%d/%d)", opens, closes);
+		if (rc == TI_MEASURE_EVENT) {
+			int which = cases[i].fail_config >= 0 ? cases[i].fail_config
+							      : cases[i].unscheduled;
+			TAP_OK(f.what && strcmp(f.what, l.ev[which].name) == 0 &&
+				       f.err == cases[i].want_err,
+			       "failure names %s (%s, errno %d)", l.ev[which].name,
+			       f.what ? f.what : "(null)", f.err);
+		} else {
+			TAP_OK(r.end == TI_END_EXITED && r.status == 0, "child exited 0");
+		}
+	}
+	unlink(mark);
+
+	/* The probe opens on timeit itself, once, and closes. */
+	reset();
+	rc = ti_counters_probe(&fake, &l.ev[0], NULL);
+	TAP_OK(rc == 0 && last_pid == 0 && opens == 1 && closes == 1, "probe opens pid 0 and closes");
+	reset();
+	script[1].open_errno = ENOENT;
+	rc = ti_counters_probe(&fake, &l.ev[1], NULL);
+	TAP_OK(rc == -ENOENT && closes == 0, "probe reports -ENOENT (%d)", rc);
+	reset();
+	script[2].open_errno = EACCES;
+	bool user_only = false;
+	rc = ti_counters_probe(&fake, &l.ev[2], &user_only);
+	TAP_OK(rc == 0 && user_only, "probe: EACCES then user-only");
+	return tap_done();
+}
+
+#else
+
+int main(void)
+{
+	printf("1..0 # SKIP built without perf events\n");
+	return 0;
+}
+
+#endif
