@@ -42,6 +42,12 @@ static void note_counters(const struct ti_options *c, const struct ti_record *r,
 {
 	if (c->quiet || c->no_perf)
 		return;
+#ifndef HAVE_PERF_EVENTS
+	/* Built without perf events the rusage path is the normal one: the
+	 * same note after every run would only fill the logs. */
+	if (!user_events && !c->verbose)
+		return;
+#endif
 	for (size_t i = 0; i < r->ncounts; i++) {
 		const struct ti_count *k = &r->counts[i];
 
