@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,7 +52,7 @@ void ti_summary_format(struct ti_buf *b, const struct ti_record *r,
 		if (is_time_event(k->name))
 			ti_buf_printf(b, "%-10s %.6f\n", key, k->scaled / 1e9);
 		else
-			ti_buf_printf(b, "%-10s %.0f\n", key, round(k->scaled));
+			ti_buf_printf(b, "%-10s %.0f\n", key, k->scaled);
 		if (k->running < k->enabled)
 			ti_buf_printf(b, "%s-running %.4f\n", key,
 				      (double)k->running / (double)k->enabled);
