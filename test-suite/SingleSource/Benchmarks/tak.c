@@ -1,0 +1,30 @@
+/* tak: recursion.  Takeuchi's function and a naive Fibonacci, both dominated
+ * by call overhead, evaluated ROUNDS times on slowly varying arguments (so
+ * no call can be hoisted out of the loop).  Prints the sums. */
+#include <stdio.h>
+#include <stdlib.h>
+
+static int tak(int x, int y, int z)
+{
+	if (y >= x)
+		return z;
+	return tak(tak(x - 1, y, z), tak(y - 1, z, x), tak(z - 1, x, y));
+}
+
+static long fib(int n)
+{
+	return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+int main(int argc, char **argv)
+{
+	long rounds = argc > 1 ? atol(argv[1]) : 150;
+	long taksum = 0, fibsum = 0;
+
+	for (long r = 0; r < rounds; r++) {
+		taksum += tak(24 - (int)(r % 3), 16, 8);
+		fibsum += fib(27 + (int)(r % 4));
+	}
+	printf("rounds %ld\ntak sum %ld\nfib sum %ld\n", rounds, taksum, fibsum);
+	return 0;
+}

@@ -1,0 +1,5 @@
+/* builderr: does not compile; reported as "fail build". */
+int main(void)
+{
+	return this_identifier_is_not_declared;
+}

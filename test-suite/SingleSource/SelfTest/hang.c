@@ -1,0 +1,8 @@
+/* hang: never ends; killed by --timeout, reported as "fail timeout". */
+#include <unistd.h>
+
+int main(void)
+{
+	for (;;)
+		pause();
+}

@@ -1,0 +1,59 @@
+#!/bin/sh
+# ab.sh: the end of "make ab": a report per side, timeit-compare's verdict
+# table annotated with "no code change" where both sides' binaries are
+# byte-identical, and the exit status.
+#
+# usage: ab.sh SRCDIR O SAMPLES GATE DIR/NAME...
+# environment: AB_BASE AB_NEW (make arguments of each side), TIMEIT_COMPARE,
+#   COMPARE_FLAGS, TIMEIT
+# Exit status: 2 timeit-compare failed, 1 a run failed or (GATE=yes) a
+# significant regression, 0 otherwise.
+set -u
+srcdir=$1 out=$2 samples=$3 gate=$4
+shift 4
+st=0
+
+# Each side's report, with that side's compiler and flags as run info.
+for side in A B; do
+	if [ "$side" = A ]; then args=$AB_BASE; else args=$AB_NEW; fi
+	(
+		CC=cc CFLAGS=-O2
+		eval "$args" 2>/dev/null
+		CC_VERSION=$($CC --version 2>/dev/null | sed 1q)
+		export CC CFLAGS CC_VERSION
+		echo "== $side: $args"
+		sh "$srcdir/tools/report.sh" -q "$out/$side" "$out/$side/results" "$samples" "$@"
+	) || st=1
+done
+
+same=
+for path in "$@"; do
+	name=${path##*/}
+	if [ -f "$out/A/bin/$name" ] && cmp -s "$out/A/bin/$name" "$out/B/bin/$name"; then
+		same="$same $name"
+	fi
+done
+
+echo "== $TIMEIT_COMPARE A B"
+cst=0
+# COMPARE_FLAGS is split into words on purpose.
+# shellcheck disable=SC2086
+"$TIMEIT_COMPARE" ${COMPARE_FLAGS:-} --svg "$out/ab.svg" "$out/A/results" "$out/B/results" \
+	> "$out/ab.txt" || cst=$?
+awk -v same="$same" '
+BEGIN { n = split(same, s, " "); for (i = 1; i <= n; i++) id[s[i]] = 1 }
+$1 in id { print $0 "  [no code change]"; next }
+{ print }' "$out/ab.txt"
+if [ -n "$same" ]; then
+	echo "byte-identical binaries on both sides (no code change):$same"
+fi
+[ -f "$out/ab.svg" ] && echo "plot: $out/ab.svg"
+case $cst in
+0) ;;
+1) [ "$gate" = no ] || st=1 ;;
+*)
+	echo "ab: $TIMEIT_COMPARE failed (status $cst)" >&2
+	st=2
+	;;
+esac
+exit $st

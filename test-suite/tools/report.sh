@@ -1,0 +1,161 @@
+#!/bin/sh
+# report.sh: collect the statuses and summaries of a suite run into
+# O/report.json (LNT report format version 2), O/report.csv (one row per
+# sample) and a table on stdout.  Exit status 1 when any benchmark failed
+# (build, crash, timeout, wrong output), 0 otherwise.
+#
+# usage: report.sh [-q] O RESULTS SAMPLES DIR/NAME...
+#   -q  write the reports but print only the failures and the totals
+# environment (recorded as run and machine info): CC CFLAGS CPPFLAGS
+#   LDFLAGS CC_VERSION TIMEIT TIMEIT_FLAGS START_TIME REVISION SIZE SHARD
+set -eu
+LC_ALL=C
+export LC_ALL
+quiet=0
+if [ "${1:-}" = -q ]; then
+	quiet=1
+	shift
+fi
+out=$1 results=$2 samples=$3
+shift 3
+
+# value KEY FILE: the number on the summary line "KEY <spaces> N".
+value() {
+	[ -f "$2" ] && awk -v k="$1" '$1 == k { print $2; exit }' "$2"
+}
+
+rows=$out/report.rows
+: > "$rows"
+for path in "$@"; do
+	name=${path##*/}
+	build=$(sed 1q "$out/Output/$name.build" 2>/dev/null || echo "fail build")
+	ctime=$(value user "$out/Output/$name.compile.time" || true)
+	hash=
+	if [ -f "$out/bin/$name" ]; then
+		hash=$(md5sum < "$out/bin/$name" | cut -d' ' -f1)
+	fi
+	i=1
+	while [ "$i" -le "$samples" ]; do
+		status=$(sed 1q "$out/Output/$name.$i.status" 2>/dev/null || echo "fail not run")
+		t=$results/$name.$i.time
+		[ -f "$t" ] || t=$t.wrong-output
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$path" "$i" "$status" \
+			"$(value exit "$t" || true)" "$(value user "$t" || true)" \
+			"$(value real "$t" || true)" "$(value sys "$t" || true)" \
+			"$build" "$ctime" "$hash" >> "$rows"
+		i=$((i + 1))
+	done
+done
+
+end_time=$(date -u '+%Y-%m-%d %H:%M:%S')
+cpu=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | sed 1q)
+timeit_version=$("${TIMEIT:-timeit}" --version 2>/dev/null | sed 1q || true)
+
+st=0
+awk -F '\t' -v quiet="$quiet" -v json="$out/report.json.tmp" -v csv="$out/report.csv.tmp" \
+	-v host="$(uname -n)" -v os="$(uname -sr)" -v hw="$(uname -m)" -v cpu="$cpu" \
+	-v ncpu="$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" \
+	-v start="${START_TIME:-$end_time}" -v end="$end_time" -v rev="${REVISION:-0}" \
+	-v cc="${CC:-cc}" -v ccv="${CC_VERSION:-unknown}" -v cflags="${CFLAGS:-}" \
+	-v cppflags="${CPPFLAGS:-}" -v ldflags="${LDFLAGS:-}" -v timeit="${TIMEIT:-timeit}" \
+	-v tversion="$timeit_version" -v tflags="${TIMEIT_FLAGS:-}" -v samples="$samples" \
+	-v size="${SIZE:-default}" -v shard="${SHARD:-}" '
+# JSON string escaping (RFC 8259 section 7): quote, backslash, controls.
+function q(s) {
+	gsub(/\\/, "\\\\", s)
+	gsub(/"/, "\\\"", s)
+	gsub(/\t/, "\\t", s)
+	gsub(/\r/, "\\r", s)
+	gsub(/[\001-\037]/, " ", s)
+	return "\"" s "\""
+}
+# CSV field (RFC 4180): quoted when it holds a comma or a quote.
+function c(s) {
+	if (s ~ /[",]/) {
+		gsub(/"/, "\"\"", s)
+		return "\"" s "\""
+	}
+	return s
+}
+# One "key": "value" member of the machine or run object.
+function kv(k, v, last) {
+	printf "    %s: %s%s\n", q(k), q(v), last ? "" : "," > json
+}
+{
+	if (!($1 in seen)) {
+		seen[$1] = 1
+		order[++n] = $1
+		build[$1] = $8
+		ctime[$1] = $9
+		hash[$1] = $10
+	}
+	total[$1]++
+	if ($3 == "pass") {
+		passed[$1]++
+		times[$1] = times[$1] (times[$1] == "" ? "" : ", ") $5
+	} else if (!($1 in why)) {
+		why[$1] = $3
+	}
+	print c($1) "," $2 "," c($3) "," $4 "," $5 "," $6 "," $7 "," $9 "," $10 > csv
+}
+BEGIN {
+	print "name,sample,status,exit,user,real,sys,compile_time,hash" > csv
+}
+END {
+	printf "{\n  \"format_version\": \"2\",\n  \"machine\": {\n" > json
+	kv("name", host, 0); kv("os", os, 0); kv("hardware", hw, 0); kv("cpu", cpu, 0)
+	kv("ncpu", ncpu, 1)
+	printf "  },\n  \"run\": {\n" > json
+	kv("start_time", start, 0); kv("end_time", end, 0); kv("llvm_project_revision", rev, 0)
+	kv("cc", cc, 0); kv("cc_version", ccv, 0); kv("cflags", cflags, 0)
+	kv("cppflags", cppflags, 0); kv("ldflags", ldflags, 0); kv("timeit", timeit, 0)
+	kv("timeit_version", tversion, 0); kv("timeit_flags", tflags, 0)
+	kv("samples", samples, 0); kv("size", size, 0); kv("shard", shard, 1)
+	printf "  },\n" > json
+	printf "  \"tests\": [" > json
+	for (k = 1; k <= n; k++) {
+		b = order[k]
+		printf "%s\n    {\n      \"name\": %s", (k > 1 ? "," : ""), q("nts." b) > json
+		if (ctime[b] != "")
+			printf ",\n      \"compile_time\": [%s]", ctime[b] > json
+		if (build[b] != "pass")
+			printf ",\n      \"compile_status\": 1" > json
+		if (times[b] != "")
+			printf ",\n      \"execution_time\": [%s]", times[b] > json
+		# LNT status convention (lnt.testing): PASS 0, FAIL 1; only
+		# failures are reported, as LNT itself does.
+		if (passed[b] + 0 < total[b])
+			printf ",\n      \"execution_status\": 1" > json
+		if (hash[b] != "")
+			printf ",\n      \"hash\": %s", q(hash[b]) > json
+		printf "\n    }" > json
+	}
+	printf "\n  ]\n}\n" > json
+
+	bad = 0
+	if (!quiet)
+		printf "%-36s %-6s %7s %10s %10s  %s\n", "benchmark", "status", "samples", "min user", "median", "note"
+	for (k = 1; k <= n; k++) {
+		b = order[k]
+		m = passed[b] + 0
+		ok = m == total[b]
+		bad += !ok
+		if (quiet && ok)
+			continue
+		# Sort the passing samples for the minimum and the median.
+		split(times[b], v, ", ")
+		for (i = 2; i <= m; i++)
+			for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
+				t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+			}
+		med = m == 0 ? "-" : (m % 2 ? v[(m + 1) / 2] : sprintf("%.4f", (v[m / 2] + v[m / 2 + 1]) / 2))
+		printf "%-36s %-6s %3d/%-3d %10s %10s  %s\n", b, ok ? "pass" : "FAIL", m, total[b],
+			m ? v[1] : "-", med, ok ? "" : why[b]
+	}
+	printf "%d benchmarks, %d passed, %d failed\n", n, n - bad, bad
+	exit (bad > 0)
+}' "$rows" || st=$?
+mv -f "$out/report.json.tmp" "$out/report.json"
+mv -f "$out/report.csv.tmp" "$out/report.csv"
+rm -f "$rows"
+exit $st
