@@ -12,6 +12,20 @@
 /* libpfm's perf header expects the kernel's struct perf_event_attr first. */
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib_perf_event.h>
+#include <dlfcn.h>
+
+/* libpfm4 is loaded on first use, not linked: its relocation tables cost
+ * about a millisecond at every start of timeit, more than all the rest of
+ * timeit's own work on a short command, and most runs never name a libpfm4
+ * event.  The header still types every call. */
+static struct {
+	__typeof__(pfm_initialize) *initialize;
+	__typeof__(pfm_strerror) *strerror;
+	__typeof__(pfm_get_os_event_encoding) *get_os_event_encoding;
+	__typeof__(pfm_get_pmu_info) *get_pmu_info;
+	__typeof__(pfm_get_event_next) *get_event_next;
+	__typeof__(pfm_get_event_info) *get_event_info;
+} pfm;
 
 static int init_rc = 1;		/* 1: not tried yet */
 
@@ -20,10 +34,29 @@ bool ti_pfm_built(void)
 	return true;
 }
 
+static int load(void)
+{
+	void *h = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
+
+	if (!h)
+		return -ENOENT;
+#define SYM(field, name) \
+	if (!(*(void **)&pfm.field = dlsym(h, name))) \
+		return -ENOENT;
+	SYM(initialize, "pfm_initialize")
+	SYM(strerror, "pfm_strerror")
+	SYM(get_os_event_encoding, "pfm_get_os_event_encoding")
+	SYM(get_pmu_info, "pfm_get_pmu_info")
+	SYM(get_event_next, "pfm_get_event_next")
+	SYM(get_event_info, "pfm_get_event_info")
+#undef SYM
+	return pfm.initialize() == PFM_SUCCESS ? 0 : -EIO;
+}
+
 int ti_pfm_init(void)
 {
 	if (init_rc == 1)
-		init_rc = pfm_initialize() == PFM_SUCCESS ? 0 : -EIO;
+		init_rc = load();
 	return init_rc;
 }
 
@@ -37,7 +70,8 @@ int ti_pfm_encode(const char *str, struct ti_event *e, char *why, size_t len)
 		why[0] = '\0';
 	if (ti_pfm_init() < 0) {
 		if (why)
-			snprintf(why, len, "libpfm4 failed to initialise");
+			snprintf(why, len, ti_pfm_init() == -ENOENT ? "libpfm.so.4 cannot be loaded"
+							       : "libpfm4 failed to initialise");
 		return TI_EEVENT_LIBPFM;
 	}
 	memset(&attr, 0, sizeof attr);
@@ -47,10 +81,10 @@ int ti_pfm_encode(const char *str, struct ti_event *e, char *why, size_t len)
 	arg.size = sizeof arg;
 	/* PLM0 | PLM3: kernel and user by default, like perf's generic names;
 	 * ":u" or ":k" in STR narrows it. */
-	rc = pfm_get_os_event_encoding(str, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	rc = pfm.get_os_event_encoding(str, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
 	if (rc != PFM_SUCCESS) {
 		if (why)
-			snprintf(why, len, "%s", pfm_strerror(rc));
+			snprintf(why, len, "%s", pfm.strerror(rc));
 		return rc == PFM_ERR_NOTFOUND ? TI_EEVENT_UNKNOWN : TI_EEVENT_LIBPFM;
 	}
 	memset(e, 0, sizeof *e);
@@ -79,7 +113,7 @@ int ti_pfm_list(const struct ti_pfm_visitor *v)
 
 		memset(&pinfo, 0, sizeof pinfo);
 		pinfo.size = sizeof pinfo;
-		if (pfm_get_pmu_info(p, &pinfo) != PFM_SUCCESS)
+		if (pfm.get_pmu_info(p, &pinfo) != PFM_SUCCESS)
 			continue;
 		if (!pinfo.is_present && !v->all_pmus)
 			continue;
@@ -87,13 +121,13 @@ int ti_pfm_list(const struct ti_pfm_visitor *v)
 			v->pmu(v->arg, pinfo.name, pinfo.desc, pinfo.is_present, pinfo.nevents);
 		if (!pinfo.is_present || !v->event)
 			continue;
-		for (int i = pinfo.first_event; i != -1; i = pfm_get_event_next(i)) {
+		for (int i = pinfo.first_event; i != -1; i = pfm.get_event_next(i)) {
 			pfm_event_info_t einfo;
 			char full[256];
 
 			memset(&einfo, 0, sizeof einfo);
 			einfo.size = sizeof einfo;
-			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS)
+			if (pfm.get_event_info(i, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS)
 				continue;
 			snprintf(full, sizeof full, "%s::%s", pinfo.name, einfo.name);
 			v->event(v->arg, full, einfo.desc);
