@@ -40,7 +40,7 @@ static bool on_procfs(const char *link)
 
 /* Resolve a chain of symlinks at PATH, so the file behind it is replaced
  * and the link kept.  A dangling link resolves to its (relative) target.
- * A link on procfs stops the walk: *MAGIC is set and PATH itself returned. */
+ * A link on procfs stops the walk: *MAGIC is set and that link returned. */
 static char *resolve_links(const char *path, bool *magic)
 {
 	char *cur = strdup(path);
@@ -54,9 +54,8 @@ static char *resolve_links(const char *path, bool *magic)
 		if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode))
 			return cur;
 		if (on_procfs(cur)) {
-			free(cur);
 			*magic = true;
-			return strdup(path);
+			return cur;
 		}
 		n = readlink(cur, buf, sizeof buf - 1);
 		if (n < 0) {
@@ -94,6 +93,7 @@ int ti_outfile_prepare(struct ti_outfile *of, const char *path)
 
 	memset(of, 0, sizeof *of);
 	of->fd = -1;
+	of->fdnum = -1;
 	of->target = resolve_links(path, &magic);
 	if (!of->target)
 		return -(errno ? errno : ENOMEM);
@@ -107,8 +107,18 @@ int ti_outfile_prepare(struct ti_outfile *of, const char *path)
 			goto fail;
 		}
 		/* Devices, FIFOs and open files named through /proc (/dev/stdout)
-		 * are written in place at commit, appending. */
+		 * are written in place at commit, appending.  One of timeit's own
+		 * descriptors (/proc/self/fd/N, as /dev/stdout and /dev/fd/N
+		 * resolve) is written through that descriptor, so the summary
+		 * lands where the shell's other output to it goes instead of being
+		 * overwritten by it (a new open would have its own offset). */
 		of->direct = true;
+		int n, end = 0;
+		if (magic && sscanf(of->target, "/proc/self/fd/%d%n", &n, &end) == 1 &&
+		    of->target[end] == '\0' && fcntl(n, F_GETFL) >= 0) {
+			of->fdnum = n;
+			return 0;
+		}
 		if (access(of->target, W_OK) < 0) {
 			err = errno;
 			goto fail;
@@ -173,6 +183,11 @@ int ti_outfile_commit(struct ti_outfile *of, const char *data, size_t len)
 {
 	int rc;
 
+	if (of->direct && of->fdnum >= 0) {
+		rc = write_all(of->fdnum, data, len);
+		ti_outfile_abort(of);
+		return rc;
+	}
 	if (of->direct) {
 		int fd = open(of->target, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
 		if (fd < 0)
@@ -180,6 +195,7 @@ int ti_outfile_commit(struct ti_outfile *of, const char *data, size_t len)
 		rc = write_all(fd, data, len);
 		if (close(fd) < 0 && rc == 0)
 			rc = -errno;
+		ti_outfile_abort(of);
 		return rc;
 	}
 	rc = write_all(of->fd, data, len);

@@ -10,6 +10,7 @@ struct ti_outfile {
 	char *tmp;		/* temporary file beside it, or NULL when direct */
 	int fd;			/* open temporary file, or -1 */
 	bool direct;		/* a device, FIFO or /dev/stdout: written in place */
+	int fdnum;		/* direct through this inherited fd (/dev/stdout), or -1 */
 };
 
 /* Prepare PATH for writing: for a regular (or not yet existing) file,
