@@ -139,6 +139,19 @@ static void format_json(struct ti_buf *b, const struct ti_options *c, const stru
 	ti_buf_append(b, "\n", 1);
 }
 
+/* Descriptors 0, 1 and 2 that timeit was started without are opened on
+ * /dev/null: otherwise the summary's temporary file or a pipe would take
+ * the lowest free one, 2, and every note on stderr would land in it. */
+static void open_std_fds(void)
+{
+	int fd;
+
+	while ((fd = open("/dev/null", O_RDWR | O_NOCTTY)) >= 0 && fd <= 2)
+		;
+	if (fd > 2)
+		close(fd);
+}
+
 static int append_exitstatus(const char *path, int status)
 {
 	char line[32];
@@ -166,6 +179,7 @@ int main(int argc, char **argv)
 	char msg[256];
 	int rc, status;
 
+	open_std_fds();
 	switch (ti_options_parse(argc, argv, &c, msg, sizeof msg)) {
 	case TI_PARSE_OK:
 		break;
