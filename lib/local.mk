@@ -14,3 +14,6 @@ lib_libtimeit_a_SOURCES = \
 	lib/summary.c lib/summary.h \
 	lib/util.c lib/util.h
 lib_libtimeit_a_SOURCES += lib/pfm.c lib/pfm.h
+lib_libtimeit_a_SOURCES += lib/stats.c lib/stats-infer.c lib/stats.h \
+	lib/jsonread.c lib/jsonread.h \
+	lib/readers.c lib/readers.h

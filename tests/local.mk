@@ -31,3 +31,7 @@ TESTS += tests/strict-test tests/pfm-test
 check_PROGRAMS += tests/strict-test tests/pfm-test
 TESTS += tests/events.sh
 EXTRA_DIST += tests/events.sh
+
+# timeit-compare: statistics, JSON reader and result readers.
+TESTS += tests/stats-test tests/jsonread-test
+check_PROGRAMS += tests/stats-test tests/jsonread-test

@@ -1,0 +1,104 @@
+/* stats.h: robust statistics over arrays of doubles, for run sets (timeit
+ * --repeat) and A/B comparisons (timeit-compare).  Nothing here prints or
+ * exits; functions that allocate return 0 or -ENOMEM / -EINVAL. */
+#ifndef TI_STATS_H
+#define TI_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Scale that makes the median absolute deviation estimate the standard
+ * deviation of normal data: 1 / Phi^-1(3/4) (Rousseeuw & Croux 1993). */
+#define TI_STATS_MAD_SCALE 1.4826
+
+/* Above this total sample count the Mann-Whitney test switches from the
+ * exact permutation distribution to the normal approximation. */
+#define TI_STATS_EXACT_MAX 40
+
+struct ti_stats_summary {
+	size_t n;
+	double min, max, mean, median;
+	double mad;		/* median absolute deviation * TI_STATS_MAD_SCALE */
+	double stddev;		/* sample standard deviation (n - 1); 0 when n < 2 */
+};
+
+/* Sort X ascending in place (NaNs are not allowed). */
+void ti_stats_sort(double *x, size_t n);
+
+/* The Q-quantile (0 <= Q <= 1) of ascending X, linear interpolation between
+ * order statistics (Hyndman & Fan type 7); NAN when N is 0. */
+double ti_stats_quantile_sorted(const double *x, size_t n, double q);
+
+/* Median of X (left unchanged); NAN when N is 0 or memory runs out. */
+double ti_stats_median(const double *x, size_t n);
+
+/* Median absolute deviation from the median, times TI_STATS_MAD_SCALE;
+ * NAN when N is 0 or memory runs out. */
+double ti_stats_mad(const double *x, size_t n);
+
+/* Fill S with count, min, max, mean, median, scaled MAD and standard
+ * deviation of X; returns 0, -EINVAL when N is 0, or -ENOMEM. */
+int ti_stats_summarize(const double *x, size_t n, struct ti_stats_summary *s);
+
+/* Standard normal quantile: the z with Phi(z) = P, 0 < P < 1. */
+double ti_stats_normal_quantile(double p);
+
+struct ti_stats_mw {
+	double u;		/* pairs (x_i, y_j) with x_i > y_j, ties counting 1/2 */
+	double z;		/* normal deviate of U (0 when exact) */
+	double p;		/* two-sided p-value */
+	bool exact;		/* p from the exact permutation distribution */
+};
+
+/* Two-sided Mann-Whitney U (Wilcoxon rank-sum) test of X against Y: exact
+ * (conditional on ties) when M + N <= TI_STATS_EXACT_MAX, otherwise the
+ * normal approximation with tie and continuity corrections.  Needs M and N
+ * >= 1; returns 0, -EINVAL or -ENOMEM. */
+int ti_stats_mann_whitney(const double *x, size_t m, const double *y, size_t n,
+			  struct ti_stats_mw *r);
+
+struct ti_stats_hl {
+	double shift;		/* median of all y_j - x_i */
+	double lo, hi;		/* confidence interval; -inf/+inf when n is too small */
+	double level;		/* its exact coverage (>= 1 - alpha); normal approx: nominal */
+};
+
+/* Hodges-Lehmann estimate of the shift of Y relative to X with Moses'
+ * distribution-free confidence interval at level 1 - ALPHA (pass logarithms
+ * to get the shift of log-ratios).  Returns 0, -EINVAL or -ENOMEM. */
+int ti_stats_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
+			    double alpha, struct ti_stats_hl *r);
+
+enum ti_stats_adjust {
+	TI_STATS_ADJUST_NONE,
+	TI_STATS_ADJUST_HOLM,	/* family-wise error rate, Holm 1979 */
+	TI_STATS_ADJUST_BH,	/* false discovery rate, Benjamini & Hochberg 1995 */
+};
+
+/* Adjust the N p-values P for multiple comparisons into OUT (may equal P);
+ * NaN entries (no test) stay NaN and do not count.  Returns 0 or -ENOMEM. */
+int ti_stats_adjust(const double *p, size_t n, enum ti_stats_adjust how, double *out);
+
+/* A small seeded PRNG (xoshiro256**, seeded through splitmix64; Blackman &
+ * Vigna 2018) so that bootstraps and simulations reproduce everywhere. */
+struct ti_stats_rng {
+	uint64_t s[4];
+};
+
+/* Seed R deterministically from SEED. */
+void ti_stats_rng_seed(struct ti_stats_rng *r, uint64_t seed);
+/* The next 64 random bits. */
+uint64_t ti_stats_rng_next(struct ti_stats_rng *r);
+/* Uniform in [0, 1) with 53 random bits. */
+double ti_stats_rng_uniform(struct ti_stats_rng *r);
+/* Standard normal deviate (Box-Muller). */
+double ti_stats_rng_normal(struct ti_stats_rng *r);
+
+/* Percentile bootstrap confidence interval at level LEVEL for the mean of
+ * X, from REPS resamples drawn with a PRNG seeded by SEED; N >= 1.
+ * Returns 0, -EINVAL or -ENOMEM. */
+int ti_stats_bootstrap_mean(const double *x, size_t n, unsigned reps, double level,
+			    uint64_t seed, double *lo, double *hi);
+
+#endif
