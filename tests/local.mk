@@ -35,3 +35,7 @@ EXTRA_DIST += tests/events.sh
 # timeit-compare: statistics, JSON reader and result readers.
 TESTS += tests/stats-test tests/jsonread-test
 check_PROGRAMS += tests/stats-test tests/jsonread-test
+
+# Black-box tests of the timeit binary.
+TESTS += tests/cli.sh tests/exit-status.sh tests/summary.sh
+EXTRA_DIST += tests/cli.sh tests/exit-status.sh tests/summary.sh

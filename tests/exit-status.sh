@@ -1,0 +1,139 @@
+#!/bin/sh
+# Every exit path of spec/compat.md's table: timeit's status, what it says
+# on its own stderr, and the summary's "exit" line, which holds the same
+# status (except with --append-exitstatus, where timeit itself returns 0).
+# shellcheck source=tests/setup disable=SC2154
+. "$top_srcdir/tests/setup"
+
+# run WANT ARGS...: timeit --summary s ARGS exits WANT, and so says the
+# summary's first line.
+run() {
+	r_want=$1
+	shift
+	rm -f s
+	expect_status "$r_want" "$TIMEIT" --summary s "$@" 2>err
+	[ "$(sed -n 1p s)" = "exit $r_want" ] ||
+		fail "'$*': summary's first line is '$(sed -n 1p s)', expected 'exit $r_want'"
+}
+
+# The child's status passes through.
+for n in 0 1 2 42 127 255; do
+	run "$n" "$AUX" exit "$n"
+	[ ! -s err ] || fail "exit $n: timeit said something: $(cat err)"
+done
+# Exit statuses are 8 bits: 256 is 0, as for the shell.
+run 0 "$AUX" exit 256
+
+# Killed by signal S: 128+S and the reference's message.
+for sig in 1 9 10 15; do
+	run $((128 + sig)) "$AUX" signal "$sig"
+	grep -qx "error: child terminated by signal $sig" err ||
+		fail "signal $sig: stderr is '$(cat err)'"
+done
+# SIGSEGV and SIGABRT dump core by default; --limit-core 0 keeps the
+# scratch directory clean.
+for sig in 6 11; do
+	run $((128 + sig)) --limit-core 0 "$AUX" signal "$sig"
+	grep -qx "error: child terminated by signal $sig" err ||
+		fail "signal $sig: stderr is '$(cat err)'"
+done
+
+# exec failure: 127 not found, 126 not executable, always (DECISION: the
+# reference gives 67 when stderr is write-only).  The error is timeit's,
+# never the command's redirected output.
+printf '#!/bin/sh\necho no\n' > noexec
+chmod 644 noexec
+mkdir adir
+for c in ./missing ./noexec ./adir no-such-command-in-path ./noexec/x; do
+	case $c in
+	./missing | no-such-command-in-path | ./noexec/x) want=127 ;;
+	*) want=126 ;;
+	esac
+	for redir in "" --redirect-output "--redirect-stderr"; do
+		rm -f out
+		if [ -n "$redir" ]; then
+			run $want "$redir" out "$c" arg
+			[ ! -s out ] || fail "$c: the exec error went to the command's output: $(cat out)"
+		else
+			run $want "$c" arg
+		fi
+		grep -q "$c" err || fail "$c: stderr does not name the command: $(cat err)"
+		grep -q "execvp" err || fail "$c: stderr does not say execvp failed: $(cat err)"
+	done
+done
+# 126/127 also with stderr write-only, the case the reference gets wrong.
+rm -f s
+expect_status 127 "$TIMEIT" --summary s ./missing 2>/dev/null
+[ "$(sed -n 1p s)" = "exit 127" ] || fail "exec failure with stderr on /dev/null"
+# ... and with stderr closed.
+expect_status 127 "$TIMEIT" --summary s ./missing 2>&-
+
+# --timeout: SIGKILL to the process group, 137, the reference's message.
+rm -f pf
+run 137 --timeout 1 "$AUX" pidfile pf spawn 2 30000 sleep 30000
+grep -qx "TIMING OUT PROCESS: $AUX" err || fail "--timeout: stderr is '$(cat err)'"
+real=$(summary_value s real)
+in_range "$real" 0.9 20 || fail "--timeout 1 took $real s"
+# The child and the grandchildren it did not wait for are all gone.
+group_gone "$(cat pf)"
+# --timeout 0 is no timeout.
+run 0 --timeout 0 "$AUX" sleep 100
+# A child that ends before the timeout is not touched.
+run 5 --timeout 100 "$AUX" exit 5
+[ ! -s err ] || fail "a run within its timeout said: $(cat err)"
+
+# Leftover members of the group are killed when the child exits (the
+# reference does the same).
+rm -f pf
+run 0 "$AUX" pidfile pf spawn 2 30000
+group_gone "$(cat pf)"
+
+# --limit-cpu reached: RLIMIT_CPU with soft = hard kills with SIGKILL.
+run 137 --limit-cpu 1 "$AUX" burn 3000
+user=$(summary_value s user)
+in_range "$user" 0.5 2.9 || fail "--limit-cpu 1: user is $user"
+
+# Child set-up failures: 66 with a clear error, the command never runs.
+rm -f pf
+run 66 --chdir "$tmp/no-such-dir" "$AUX" pidfile pf
+[ ! -e pf ] || fail "the command ran after chdir failed"
+grep -q "no-such-dir" err || fail "chdir failure does not name the directory: $(cat err)"
+grep -q "chdir" err || fail "chdir failure does not say chdir: $(cat err)"
+touch afile
+run 66 --chdir afile "$AUX" pidfile pf
+[ ! -e pf ] || fail "the command ran after chdir to a file failed"
+
+rm -f pf
+expect_status 66 "$TIMEIT" --redirect-input "$tmp/no-such-input" "$AUX" pidfile pf 2>err
+[ ! -e pf ] || fail "the command ran without its --redirect-input file"
+grep -q "no-such-input" err || fail "a missing --redirect-input is not named: $(cat err)"
+grep -q "No such file or directory" err || fail "a missing --redirect-input: $(cat err)"
+rm -f pf
+expect_status 66 "$TIMEIT" --redirect-output no-such-dir/out "$AUX" pidfile pf 2>err
+[ ! -e pf ] || fail "the command ran without its --redirect-output file"
+grep -q "no-such-dir/out" err || fail "an unwritable --redirect-output is not named: $(cat err)"
+expect_status 66 "$TIMEIT" --redirect-stderr afile/err "$AUX" pidfile pf 2>err
+[ ! -e pf ] || fail "the command ran without its --redirect-stderr file"
+grep -q "afile/err" err || fail "an unwritable --redirect-stderr is not named: $(cat err)"
+
+# --append-exitstatus: "exit N" appended to the output file, timeit
+# returns 0, the summary keeps the real status.
+for n in 0 3 255; do
+	rm -f s
+	expect_status 0 "$TIMEIT" --summary s --append-exitstatus --redirect-output out \
+		"$AUX" print hello eprint world exit "$n"
+	printf 'hello\nworld\nexit %d\n' "$n" | cmp -s - out ||
+		fail "--append-exitstatus, exit $n: output is '$(cat out)'"
+	[ "$(sed -n 1p s)" = "exit $n" ] || fail "--append-exitstatus: summary says $(sed -n 1p s)"
+done
+rm -f s
+expect_status 0 "$TIMEIT" --summary s --append-exitstatus --redirect-stdout out \
+	--redirect-stderr err2 "$AUX" print hello eprint world signal 15 2>err
+printf 'hello\nexit 143\n' | cmp -s - out || fail "--append-exitstatus, signal: output is '$(cat out)'"
+[ "$(cat err2)" = world ] || fail "--append-exitstatus: stderr file is '$(cat err2)'"
+[ "$(sed -n 1p s)" = "exit 143" ] || fail "--append-exitstatus, signal: summary says $(sed -n 1p s)"
+# The output file ends in exactly what the reference outputs of
+# SingleSource/MultiSource expect: the last line is "exit N".
+expect_status 0 "$TIMEIT" --append-exitstatus --redirect-output out "$AUX" exit 7 2>/dev/null
+[ "$(cat out)" = "exit 7" ] || fail "--append-exitstatus on empty output: '$(cat out)'"
+exit 0
