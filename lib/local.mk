@@ -17,3 +17,4 @@ lib_libtimeit_a_SOURCES += lib/pfm.c lib/pfm.h
 lib_libtimeit_a_SOURCES += lib/stats.c lib/stats-infer.c lib/stats.h \
 	lib/jsonread.c lib/jsonread.h \
 	lib/readers.c lib/readers.h
+lib_libtimeit_a_SOURCES += lib/repeat.c lib/repeat.h

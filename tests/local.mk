@@ -39,3 +39,7 @@ check_PROGRAMS += tests/stats-test tests/jsonread-test
 # Black-box tests of the timeit binary.
 TESTS += tests/cli.sh tests/exit-status.sh tests/summary.sh
 EXTRA_DIST += tests/cli.sh tests/exit-status.sh tests/summary.sh
+TESTS += tests/repeat-test
+check_PROGRAMS += tests/repeat-test
+TESTS += tests/repeat.sh
+EXTRA_DIST += tests/repeat.sh

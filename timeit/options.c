@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "repeat.h"
 #include "util.h"
 
 enum opt_id {
@@ -16,7 +17,7 @@ enum opt_id {
 	OPT_REDIRECT_STDERR, OPT_APPEND_EXITSTATUS, OPT_REPORT_MAXRSS,
 	OPT_LIMIT,		/* + enum ti_limit via .limit */
 	OPT_EVENTS, OPT_NO_PERF, OPT_RUSAGE_TIMES, OPT_JSON, OPT_QUIET, OPT_VERBOSE,
-	OPT_STRICT_EVENTS, OPT_LIST_EVENTS,
+	OPT_STRICT_EVENTS, OPT_LIST_EVENTS, OPT_REPEAT, OPT_WARMUP, OPT_KEEP_GOING,
 };
 
 enum arg_kind { ARG_NONE, ARG_NUMBER, ARG_PATH, ARG_LIST };
@@ -64,6 +65,12 @@ static const struct option_def {
 	  "an event that cannot be counted is an error (status 66), not a note" },
 	{ NULL, "--list-events", OPT_LIST_EVENTS, ARG_NONE, 0,
 	  "list the events timeit accepts, available or not here, and exit" },
+	{ "-r", "--repeat", OPT_REPEAT, ARG_NUMBER, 0,
+	  "run the command N times (1-10000); the summary has the medians" },
+	{ NULL, "--warmup", OPT_WARMUP, ARG_NUMBER, 0,
+	  "first run the command N times without measuring it (0-10000)" },
+	{ NULL, "--keep-going", OPT_KEEP_GOING, ARG_NONE, 0,
+	  "with --repeat, go on after a run that fails" },
 	{ NULL, "--no-perf", OPT_NO_PERF, ARG_NONE, 0,
 	  "do not use perf events: rusage times and the timestamp counter only" },
 	{ NULL, "--rusage-times", OPT_RUSAGE_TIMES, ARG_NONE, 0,
@@ -119,6 +126,7 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 	int i;
 
 	memset(o, 0, sizeof *o);
+	o->repeat = 1;
 	o->argc = argc;
 	o->argv = argv;
 	msg[0] = '\0';
@@ -184,6 +192,25 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 		case OPT_VERBOSE: o->verbose = true; break;
 		case OPT_STRICT_EVENTS: o->strict_events = true; break;
 		case OPT_LIST_EVENTS: o->list_events = true; break;
+		case OPT_REPEAT:
+		case OPT_WARMUP: {
+			uint64_t v;
+			if (!number(d->longname, value, &v, msg, len))
+				return TI_PARSE_INVALID;
+			if ((d->id == OPT_REPEAT && v == 0) || v > TI_REPEAT_MAX) {
+				snprintf(msg, len, "%s: number out of range '%s' (%s-%d)", d->longname,
+					 value, d->id == OPT_REPEAT ? "1" : "0", TI_REPEAT_MAX);
+				return TI_PARSE_INVALID;
+			}
+			if (d->id == OPT_REPEAT) {
+				o->repeat = (unsigned)v;
+				o->repeat_given = true;
+			} else {
+				o->warmup = (unsigned)v;
+			}
+			break;
+		}
+		case OPT_KEEP_GOING: o->keep_going = true; break;
 		}
 	}
 	/* An action that runs no command. */

@@ -20,6 +20,8 @@ struct ti_options {
 	bool quiet, verbose;
 	bool strict_events;	/* --strict-events */
 	bool list_events;	/* --list-events: list and exit, no command */
+	unsigned repeat, warmup;	/* --repeat (default 1), --warmup */
+	bool repeat_given, keep_going;
 	int argc;
 	char **argv;		/* timeit's own command line, for --json */
 };

@@ -17,6 +17,7 @@
 #include "listing.h"
 #include "measure.h"
 #include "outfile.h"
+#include "repeat.h"
 #include "summary.h"
 #include "options.h"
 
@@ -113,7 +114,19 @@ static void report_end(const struct ti_options *c, const struct ti_record *r)
 	}
 }
 
-static void format_json(struct ti_buf *b, const struct ti_options *c, const struct ti_record *r)
+/* --repeat/--warmup on a terminal: one line, rewritten after each run. */
+static void progress(void *arg, const struct ti_repeat_progress *p)
+{
+	(void)arg;
+	fprintf(stderr, "\rtimeit: run %u/%u%s", p->done, p->total, p->warmup ? " (warmup)" : "");
+	if (p->median_real == p->median_real)
+		fprintf(stderr, ", median real %.4f s", p->median_real);
+	fprintf(stderr, ", ETA %.0f s\033[K", p->eta_s);
+	fflush(stderr);
+}
+
+static void format_json(struct ti_buf *b, const struct ti_options *c, const struct ti_record *r,
+			const struct ti_record *runs, size_t nruns, const struct ti_repeat_agg *agg)
 {
 	struct ti_json j;
 	struct ti_host h;
@@ -132,9 +145,14 @@ static void format_json(struct ti_buf *b, const struct ti_options *c, const stru
 	ti_json_end(&j, ']');
 	ti_json_int(&j, "status", r->status);
 	ti_json_host(&j, "host", &h);
+	/* Every measured run's full record; with --repeat also the medians,
+	 * minima and MADs the summary reports. */
 	ti_json_array(&j, "runs");
-	ti_json_record(&j, NULL, r);
+	for (size_t i = 0; i < nruns; i++)
+		ti_json_record(&j, NULL, &runs[i]);
 	ti_json_end(&j, ']');
+	if (c->repeat_given || c->warmup)
+		ti_repeat_json(&j, "repeat", agg);
 	ti_json_end(&j, '}');
 	ti_buf_append(b, "\n", 1);
 }
@@ -217,7 +235,30 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	if ((rc = ti_measure(&c.plan, &mo, &r, &f)) < 0) {
+	static struct ti_repeat_agg agg;
+	struct ti_repeat_opts ro = { c.warmup, c.repeat, c.keep_going, NULL, NULL };
+	struct ti_record *runs = calloc(c.repeat, sizeof *runs);
+	size_t nruns = 0;
+
+	if (!runs) {
+		f.what = "malloc";
+		f.err = ENOMEM;
+		rc = -1;
+	} else {
+		/* Progress only for a person watching: never into a log. */
+		if (c.warmup + c.repeat > 1 && isatty(STDERR_FILENO))
+			ro.progress = progress;
+		rc = ti_repeat_run(&c.plan, &mo, &ro, runs, &nruns, &f);
+		if (ro.progress)
+			fputs("\r\033[K", stderr);
+		if (rc == 0 && (rc = ti_repeat_aggregate(runs, nruns, &agg)) < 0) {
+			f.what = "malloc";
+			f.err = -rc;
+			rc = -1;
+		}
+		r = agg.median;
+	}
+	if (rc < 0) {
 		if (rc == TI_MEASURE_EVENT)
 			fprintf(stderr, "timeit: --strict-events: event %s: %s\n", f.what,
 				f.err ? strerror(f.err) : "never scheduled (not counted)");
@@ -247,6 +288,8 @@ int main(int argc, char **argv)
 	struct ti_buf out = { 0 };
 	if (c.summary) {
 		ti_summary_format(&out, &r, &so);
+		if (c.repeat_given || c.warmup)
+			ti_repeat_format(&out, &agg, c.report_maxrss);
 		rc = out.failed ? -ENOMEM : ti_outfile_commit(&summary_out, out.data, out.len);
 		if (rc < 0) {
 			fprintf(stderr, "timeit: --summary: %s: %s\n", c.summary, strerror(-rc));
@@ -254,12 +297,14 @@ int main(int argc, char **argv)
 		}
 	} else {
 		ti_report_format(&out, &r, c.posix, &so);
+		if ((c.repeat_given || c.warmup) && !c.posix)
+			ti_repeat_format(&out, &agg, c.report_maxrss);
 		fputs(out.data ? out.data : "", stderr);
 	}
 	ti_buf_free(&out);
 
 	if (c.json) {
-		format_json(&out, &c, &r);
+		format_json(&out, &c, &r, runs, nruns, &agg);
 		rc = out.failed ? -ENOMEM : ti_outfile_commit(&json_out, out.data, out.len);
 		if (rc < 0) {
 			fprintf(stderr, "timeit: --json: %s: %s\n", c.json, strerror(-rc));

@@ -1,0 +1,229 @@
+/* repeat.c: run a plan several times; median, min and MAD of the runs. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "repeat.h"
+#include "summary.h"
+
+/* Median and MAD are computed here until lib/stats.c (ti_stats_median,
+ * ti_stats_mad, same definitions) is in the tree. */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median of X[0..N) (N >= 1), sorting X in place. */
+static double median_inplace(double *x, size_t n)
+{
+	qsort(x, n, sizeof *x, cmp_double);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* Fill M from X[0..N) (N >= 1), using TMP (room for N) as scratch. */
+static void metric(struct ti_repeat_metric *m, const double *x, size_t n, double *tmp)
+{
+	m->n = n;
+	memcpy(tmp, x, n * sizeof *x);
+	m->median = median_inplace(tmp, n);
+	m->min = tmp[0];
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = x[i] > m->median ? x[i] - m->median : m->median - x[i];
+	/* 1.4826 = 1 / Phi^-1(3/4): the MAD of normal data estimates sigma. */
+	m->mad = 1.4826 * median_inplace(tmp, n);
+}
+
+static bool is_time_event(const char *name)
+{
+	size_t n = strcspn(name, ":");
+	return (n == 10 && strncmp(name, "task-clock", n) == 0) ||
+	       (n == 9 && strncmp(name, "cpu-clock", n) == 0);
+}
+
+int ti_repeat_aggregate(const struct ti_record *runs, size_t n, struct ti_repeat_agg *a)
+{
+	const struct ti_record *base = &runs[n ? n - 1 : 0];
+	struct ti_record *med = &a->median;
+	double *x, *tmp;
+	size_t k;
+
+	memset(a, 0, sizeof *a);
+	if (n == 0)
+		return -EINVAL;
+	x = malloc(2 * n * sizeof *x);
+	if (!x)
+		return -ENOMEM;
+	tmp = x + n;
+
+	/* exit is the first non-zero status: that run says how it ended. */
+	for (size_t i = 0; i < n; i++) {
+		if (runs[i].status != 0) {
+			base = &runs[i];
+			break;
+		}
+	}
+	*med = *base;
+	a->n = n;
+
+	static const char *const keys[] = { "real", "user", "sys", "maxrss" };
+	for (size_t m = 0; m < 4; m++) {
+		for (size_t i = 0; i < n; i++)
+			x[i] = m == 0 ? runs[i].real_s : m == 1 ? runs[i].user_s
+			     : m == 2 ? runs[i].sys_s : (double)runs[i].maxrss_bytes;
+		struct ti_repeat_metric *mt = &a->metric[a->nmetrics++];
+		strcpy(mt->key, keys[m]);
+		mt->is_time = m < 3;
+		metric(mt, x, n, tmp);
+	}
+	med->real_s = a->metric[0].median;
+	med->user_s = a->metric[1].median;
+	med->sys_s = a->metric[2].median;
+	med->maxrss_bytes = (uint64_t)(a->metric[3].median + 0.5);
+
+	if (med->tsc_valid) {
+		for (size_t i = 0; i < n; i++)
+			x[i] = (double)runs[i].tsc_ticks;
+		med->tsc_ticks = (uint64_t)(median_inplace(x, n) + 0.5);
+	}
+
+	/* Counter I is the same event in every run (one event list). */
+	for (size_t c = 0; c < med->ncounts; c++) {
+		struct ti_count *mc = &med->counts[c];
+		double worst = 2.0;
+
+		k = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct ti_count *rc = &runs[i].counts[c];
+			double frac;
+
+			if (c >= runs[i].ncounts || !rc->counted)
+				continue;
+			x[k++] = rc->scaled;
+			frac = rc->enabled ? (double)rc->running / (double)rc->enabled : 1.0;
+			if (frac < worst) {
+				worst = frac;
+				mc->value = rc->value;
+				mc->enabled = rc->enabled;
+				mc->running = rc->running;
+			}
+		}
+		mc->counted = k > 0;
+		if (!k)
+			continue;
+		struct ti_repeat_metric *mt = &a->metric[a->nmetrics++];
+		ti_summary_key(mc->name, mt->key, sizeof mt->key);
+		mt->is_time = is_time_event(mc->name);
+		metric(mt, x, k, tmp);
+		mc->scaled = mt->median;
+	}
+	free(x);
+	return 0;
+}
+
+void ti_repeat_format(struct ti_buf *b, const struct ti_repeat_agg *a, bool maxrss)
+{
+	ti_buf_printf(b, "%-10s %zu\n", "n-runs", a->n);
+	for (size_t i = 0; i < a->nmetrics; i++) {
+		const struct ti_repeat_metric *m = &a->metric[i];
+		char key[sizeof m->key + 8];
+
+		if (!maxrss && strcmp(m->key, "maxrss") == 0)
+			continue;
+		/* Times as their summary lines print them: real/user/sys %.4f,
+		 * task-clock %.6f; counts as integers, their MAD to 0.1. */
+		snprintf(key, sizeof key, "min-%s", m->key);
+		if (m->is_time && i < 3)
+			ti_buf_printf(b, "%-10s %.4f\n", key, m->min);
+		else if (m->is_time)
+			ti_buf_printf(b, "%-10s %.6f\n", key, m->min / 1e9);
+		else
+			ti_buf_printf(b, "%-10s %.0f\n", key, m->min);
+		snprintf(key, sizeof key, "mad-%s", m->key);
+		if (m->is_time && i < 3)
+			ti_buf_printf(b, "%-10s %.4f\n", key, m->mad);
+		else if (m->is_time)
+			ti_buf_printf(b, "%-10s %.6f\n", key, m->mad / 1e9);
+		else
+			ti_buf_printf(b, "%-10s %.1f\n", key, m->mad);
+	}
+}
+
+void ti_repeat_json(struct ti_json *j, const char *key, const struct ti_repeat_agg *a)
+{
+	ti_json_object(j, key);
+	ti_json_uint(j, "n", a->n);
+	ti_json_object(j, "metrics");
+	for (size_t i = 0; i < a->nmetrics; i++) {
+		const struct ti_repeat_metric *m = &a->metric[i];
+		/* Event times are kept in seconds here, like real/user/sys. */
+		double scale = m->is_time && i >= 3 ? 1e-9 : 1.0;
+
+		ti_json_object(j, m->key);
+		ti_json_uint(j, "n", m->n);
+		ti_json_double(j, "median", m->median * scale);
+		ti_json_double(j, "min", m->min * scale);
+		ti_json_double(j, "mad", m->mad * scale);
+		ti_json_end(j, '}');
+	}
+	ti_json_end(j, '}');
+	ti_json_end(j, '}');
+}
+
+static double median_real(const struct ti_record *runs, size_t n, double *tmp)
+{
+	if (n == 0)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = runs[i].real_s;
+	return median_inplace(tmp, n);
+}
+
+int ti_repeat_run(const struct ti_plan *plan, const struct ti_measure_opts *mo,
+		  const struct ti_repeat_opts *o, struct ti_record *runs, size_t *nruns,
+		  struct ti_failure *f)
+{
+	unsigned total = o->warmup + o->repeat;
+	double elapsed = 0, *tmp = NULL;
+	int rc;
+
+	*nruns = 0;
+	if (o->progress)
+		tmp = malloc((o->repeat ? o->repeat : 1) * sizeof *tmp);
+	for (unsigned i = 0; i < total; i++) {
+		bool warmup = i < o->warmup;
+		/* A warmup run lands in the slot of the first measured run and
+		 * is overwritten by it. */
+		struct ti_record *r = &runs[*nruns];
+
+		rc = ti_measure(plan, mo, r, f);
+		if (rc < 0) {
+			free(tmp);
+			return rc;
+		}
+		if (!warmup)
+			(*nruns)++;
+		elapsed += r->real_s;
+		if (r->end == TI_END_INTERRUPTED || (r->status != 0 && !o->keep_going)) {
+			if (warmup)
+				*nruns = 1;
+			break;
+		}
+		if (o->progress && i + 1 < total) {
+			struct ti_repeat_progress p = {
+				.done = i + 1, .total = total, .warmup = warmup,
+				.median_real = tmp ? median_real(runs, *nruns, tmp) : NAN,
+				/* Runs so far predict the rest; timeit's own
+				 * overhead between runs is not in real. */
+				.eta_s = elapsed / (i + 1) * (total - i - 1),
+			};
+			o->progress(o->arg, &p);
+		}
+	}
+	free(tmp);
+	return 0;
+}
