@@ -10,7 +10,8 @@ AM_TESTS_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
 	MANDOC='$(MANDOC)'; export MANDOC; \
 	VALGRIND='$(VALGRIND)'; export VALGRIND; \
-	PERF='$(PERF)'; export PERF;
+	PERF='$(PERF)'; export PERF; \
+	CC='$(CC)'; export CC;
 
 check_PROGRAMS += tests/timeit-aux
 tests_timeit_aux_SOURCES = tests/timeit-aux.c
@@ -43,3 +44,9 @@ TESTS += tests/repeat-test
 check_PROGRAMS += tests/repeat-test
 TESTS += tests/repeat.sh
 EXTRA_DIST += tests/repeat.sh
+
+# Issue 8: --count-instructions=valgrind.
+TESTS += tests/vgcount-test tests/vgcount.sh tests/vgcount-missing.sh
+check_PROGRAMS += tests/vgcount-test tests/vgcount-work
+tests_vgcount_work_SOURCES = tests/vgcount-work.c
+EXTRA_DIST += tests/vgcount.sh tests/vgcount-missing.sh

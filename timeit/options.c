@@ -10,6 +10,7 @@
 #include "options.h"
 #include "repeat.h"
 #include "util.h"
+#include "vgcount.h"
 
 enum opt_id {
 	OPT_HELP, OPT_VERSION, OPT_POSIX, OPT_TIMEOUT, OPT_CHDIR, OPT_SUMMARY,
@@ -18,9 +19,10 @@ enum opt_id {
 	OPT_LIMIT,		/* + enum ti_limit via .limit */
 	OPT_EVENTS, OPT_NO_PERF, OPT_RUSAGE_TIMES, OPT_JSON, OPT_QUIET, OPT_VERBOSE,
 	OPT_STRICT_EVENTS, OPT_LIST_EVENTS, OPT_REPEAT, OPT_WARMUP, OPT_KEEP_GOING,
+	OPT_COUNT_INSTRUCTIONS, OPT_VALGRIND, OPT_VALGRIND_TIMEOUT,
 };
 
-enum arg_kind { ARG_NONE, ARG_NUMBER, ARG_PATH, ARG_LIST };
+enum arg_kind { ARG_NONE, ARG_NUMBER, ARG_PATH, ARG_LIST, ARG_WORD };
 
 static const struct option_def {
 	const char *shortname, *longname;
@@ -75,6 +77,14 @@ static const struct option_def {
 	  "do not use perf events: rusage times and the timestamp counter only" },
 	{ NULL, "--rusage-times", OPT_RUSAGE_TIMES, ARG_NONE, 0,
 	  "user and sys from rusage even when task-clock is counted" },
+	{ NULL, "--count-instructions", OPT_COUNT_INSTRUCTIONS, ARG_WORD, 0,
+	  "no (default), valgrind: count instructions exactly in one more run under "
+	  "valgrind after the measured run(s), auto: perf's instructions if counted, "
+	  "else valgrind" },
+	{ NULL, "--valgrind", OPT_VALGRIND, ARG_PATH, 0,
+	  "the valgrind for --count-instructions (default: valgrind in PATH)" },
+	{ NULL, "--valgrind-timeout", OPT_VALGRIND_TIMEOUT, ARG_NUMBER, 0,
+	  "kill the valgrind run after N seconds (0: never; default 50 x --timeout)" },
 	{ "-q", "--quiet", OPT_QUIET, ARG_NONE, 0, "no notes about counters on stderr" },
 	{ "-v", "--verbose", OPT_VERBOSE, ARG_NONE, 0, "list every event that was skipped" },
 };
@@ -98,7 +108,7 @@ void ti_options_usage(FILE *f)
 		const struct option_def *o = &options[i];
 		char left[64];
 		const char *arg = o->arg == ARG_NUMBER ? " N" : o->arg == ARG_PATH ? " PATH"
-				: o->arg == ARG_LIST ? " LIST" : "";
+				: o->arg == ARG_LIST ? " LIST" : o->arg == ARG_WORD ? " WORD" : "";
 
 		snprintf(left, sizeof left, "%s%s%s%s", o->shortname ? o->shortname : "    ",
 			 o->shortname ? ", " : "", o->longname, arg);
@@ -211,6 +221,25 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 			break;
 		}
 		case OPT_KEEP_GOING: o->keep_going = true; break;
+		case OPT_COUNT_INSTRUCTIONS:
+			if (strcmp(value, "no") == 0) {
+				o->count_instructions = TI_COUNT_NO;
+			} else if (strcmp(value, "valgrind") == 0) {
+				o->count_instructions = TI_COUNT_VALGRIND;
+			} else if (strcmp(value, "auto") == 0) {
+				o->count_instructions = TI_COUNT_AUTO;
+			} else {
+				snprintf(msg, len, "%s: invalid value '%s' (no, valgrind or auto)",
+					 d->longname, value);
+				return TI_PARSE_INVALID;
+			}
+			break;
+		case OPT_VALGRIND: o->valgrind = value; break;
+		case OPT_VALGRIND_TIMEOUT:
+			if (!number(d->longname, value, &o->valgrind_timeout, msg, len))
+				return TI_PARSE_INVALID;
+			o->valgrind_timeout_given = true;
+			break;
 		}
 	}
 	/* An action that runs no command. */
@@ -230,6 +259,10 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 		if (!o->plan.redirect_stderr)
 			o->plan.redirect_stderr = o->redirect_output;
 	}
+	/* The valgrind run is up to TI_VGCOUNT_SLOWDOWN times slower. */
+	if (!o->valgrind_timeout_given)
+		o->valgrind_timeout = o->plan.timeout_s > UINT64_MAX / TI_VGCOUNT_SLOWDOWN
+				      ? UINT64_MAX : o->plan.timeout_s * TI_VGCOUNT_SLOWDOWN;
 	if (o->append_exitstatus && !o->plan.redirect_stdout) {
 		snprintf(msg, len, "--append-exitstatus needs --redirect-output or --redirect-stdout");
 		return TI_PARSE_INVALID;

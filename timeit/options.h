@@ -5,10 +5,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "events.h"
 #include "plan.h"
+
+/* --count-instructions: where a deterministic instruction count comes from. */
+enum ti_count_mode {
+	TI_COUNT_NO,		/* no: only what the perf events count */
+	TI_COUNT_VALGRIND,	/* valgrind: an extra run under cachegrind */
+	TI_COUNT_AUTO,		/* auto: perf's instructions if counted, else valgrind */
+};
 
 struct ti_options {
 	struct ti_plan plan;
@@ -22,6 +30,10 @@ struct ti_options {
 	bool list_events;	/* --list-events: list and exit, no command */
 	unsigned repeat, warmup;	/* --repeat (default 1), --warmup */
 	bool repeat_given, keep_going;
+	enum ti_count_mode count_instructions;	/* --count-instructions */
+	const char *valgrind;		/* --valgrind, or NULL: "valgrind" in PATH */
+	uint64_t valgrind_timeout;	/* --valgrind-timeout */
+	bool valgrind_timeout_given;
 	int argc;
 	char **argv;		/* timeit's own command line, for --json */
 };

@@ -20,6 +20,7 @@
 #include "repeat.h"
 #include "summary.h"
 #include "options.h"
+#include "vgcount.h"
 
 #ifdef HAVE_PERF_EVENTS
 #define HAVE_PERF_EVENTS_STR "yes"
@@ -125,6 +126,29 @@ static void progress(void *arg, const struct ti_repeat_progress *p)
 	fflush(stderr);
 }
 
+/* --count-instructions: the valgrind run's outcome, when there was one. */
+static struct ti_vgcount_result vg;
+static bool vg_ran;
+
+/* --count-instructions after the measured run(s): valgrind unless auto finds
+ * perf's instructions counted.  A count that fails is a warning and no
+ * summary line; the measured run's status stands (timeit(1)). */
+static void count_instructions(const struct ti_options *c, const struct ti_record *r)
+{
+	struct ti_vgcount_opts vo = { c->valgrind, c->valgrind_timeout };
+	char why[PATH_MAX + 256];
+
+	if (c->count_instructions == TI_COUNT_NO ||
+	    (c->count_instructions == TI_COUNT_AUTO && ti_record_count(r, "instructions")))
+		return;
+	vg_ran = true;
+	if (ti_vgcount_run(&c->plan, r, &vo, &vg) == TI_VGCOUNT_OK || vg.rc == TI_VGCOUNT_SKIPPED)
+		return;
+	ti_vgcount_describe(&vg, why, sizeof why);
+	fprintf(stderr, "timeit: warning: --count-instructions: %s: no valgrind-instructions\n",
+		why);
+}
+
 static void format_json(struct ti_buf *b, const struct ti_options *c, const struct ti_record *r,
 			const struct ti_record *runs, size_t nruns, const struct ti_repeat_agg *agg)
 {
@@ -153,6 +177,8 @@ static void format_json(struct ti_buf *b, const struct ti_options *c, const stru
 	ti_json_end(&j, ']');
 	if (c->repeat_given || c->warmup)
 		ti_repeat_json(&j, "repeat", agg);
+	if (vg_ran)
+		ti_vgcount_json(&j, "valgrind", &vg);
 	ti_json_end(&j, '}');
 	ti_buf_append(b, "\n", 1);
 }
@@ -222,6 +248,16 @@ int main(int argc, char **argv)
 	mo.strict_events = c.strict_events;
 	if (c.list_events)
 		return listing_events(stdout, NULL);
+	/* An explicit valgrind count that cannot happen fails before a run. */
+	if (c.count_instructions == TI_COUNT_VALGRIND &&
+	    ti_vgcount_find(c.valgrind, vg.valgrind, sizeof vg.valgrind) < 0) {
+		if (c.valgrind)
+			fprintf(stderr, "timeit: --valgrind: %s: not an executable file\n", c.valgrind);
+		else
+			fprintf(stderr, "timeit: --count-instructions=valgrind: valgrind not found "
+					"in PATH (install the package 'valgrind')\n");
+		return EXIT_USAGE;
+	}
 
 	/* Result paths are checked before anything runs. */
 	if (c.summary && (rc = ti_outfile_prepare(&summary_out, c.summary)) < 0) {
@@ -273,6 +309,7 @@ int main(int argc, char **argv)
 	note_counters(&c, &r, c.events_given);
 	report_end(&c, &r);
 	status = r.status;
+	count_instructions(&c, &r);
 
 	if (c.append_exitstatus) {
 		rc = append_exitstatus(c.plan.redirect_stdout, r.status);
@@ -290,6 +327,9 @@ int main(int argc, char **argv)
 		ti_summary_format(&out, &r, &so);
 		if (c.repeat_given || c.warmup)
 			ti_repeat_format(&out, &agg, c.report_maxrss);
+		if (vg_ran && vg.rc == TI_VGCOUNT_OK)
+			ti_buf_printf(&out, "valgrind-instructions %llu\n",
+				      (unsigned long long)vg.instructions);
 		rc = out.failed ? -ENOMEM : ti_outfile_commit(&summary_out, out.data, out.len);
 		if (rc < 0) {
 			fprintf(stderr, "timeit: --summary: %s: %s\n", c.summary, strerror(-rc));
@@ -299,6 +339,9 @@ int main(int argc, char **argv)
 		ti_report_format(&out, &r, c.posix, &so);
 		if ((c.repeat_given || c.warmup) && !c.posix)
 			ti_repeat_format(&out, &agg, c.report_maxrss);
+		if (vg_ran && vg.rc == TI_VGCOUNT_OK)
+			ti_buf_printf(&out, "valgrind-instructions %llu\n",
+				      (unsigned long long)vg.instructions);
 		fputs(out.data ? out.data : "", stderr);
 	}
 	ti_buf_free(&out);

@@ -1,0 +1,677 @@
+#!/bin/sh
+# timeit-perf: run a command under `perf stat` and report like timeit(1).
+#
+# The command line, the summary file and the exit statuses follow
+# spec/compat.md, the contract of the C program.  The measured process tree
+# is a chain of small execs; each link exists for one reason:
+#
+#   perf stat -x, -o CSV -e EVENTS -e duration_time -e user_time -e system_time
+#     sh -c "$run"     records the real exit status (perf returns 0 for a
+#                      child killed by a signal, 255 for an exec failure)
+#     [GNU time]       only with --report-maxrss or --fallback: ru_maxrss
+#     sh -c "$setup"   writes its pid, applies limits and --chdir, checks
+#                      that the command can be executed (execvp's search)
+#     setsid           own session and process group, for the group kill
+#     env --default-signal -- COMMAND...
+#                      undoes the SIGINT/SIGQUIT ignore that POSIX gives
+#                      asynchronous lists, and the mask perf leaves set
+#
+# Exit statuses are handled explicitly, hence no `set -e`.
+set -u
+
+prog=timeit-perf
+version='@PACKAGE_VERSION@'
+perf_default='@PERF@'
+case $perf_default in '' | @*) perf_default=perf ;; esac
+perf=${TIMEIT_PERF:-$perf_default}
+gnutime=${TIMEIT_TIME:-/usr/bin/time}
+shell=/bin/sh
+# The default events of timeit(1) (lib/events.c), so the extra summary
+# keys are the same.
+default_events=task-clock,cycles,instructions,context-switches,cpu-migrations,page-faults
+
+usage() {
+	cat <<EOF
+usage: $prog [options] [--] command [arguments ...]
+
+Run a command under perf stat and report its exit status, real, user and
+sys times like timeit(1).
+
+options:
+  -h, --help                       show this help and exit
+      --version                    show the version and exit
+  -p, --posix                      report on stderr in the POSIX layout (without --summary)
+  -t, --timeout N                  kill the command's process group after N seconds (0: never); status 137
+  -c, --chdir PATH                 run the command in directory PATH
+      --summary PATH               write the summary to PATH (atomically) instead of reporting on stderr
+      --redirect-input PATH        the command's stdin reads PATH
+      --redirect-output PATH       the command's stdout and stderr go to PATH
+      --redirect-stdout PATH       the command's stdout goes to PATH
+      --redirect-stderr PATH       the command's stderr goes to PATH
+      --append-exitstatus          append 'exit N' to the stdout file and exit 0
+      --report-maxrss              report the peak resident set size (bytes, via GNU time)
+      --limit-cpu N                RLIMIT_CPU, seconds
+      --limit-stack-size N         RLIMIT_STACK, bytes
+      --limit-data-size N          RLIMIT_DATA, bytes
+      --limit-rss-size N           RLIMIT_RSS, bytes
+      --limit-file-size N          RLIMIT_FSIZE, bytes
+      --limit-core N               RLIMIT_CORE, bytes
+      --limit-file-count N         RLIMIT_NOFILE
+      --limit-subprocess-count N   RLIMIT_NPROC
+  -e, --events LIST                count these perf events (comma-separated) instead of the defaults
+      --fallback                   without a working perf, measure with $gnutime (rusage)
+  -q, --quiet                      no notes about counters on stderr
+  -v, --verbose                    list every event that was skipped
+
+Exit status: the command's; 128+S when killed by signal S; 137 on timeout
+or interrupt; 127/126 when it cannot be run; 66 when timeit-perf itself
+fails (no perf); 1 on a usage error.  See timeit-perf(1).
+EOF
+}
+
+usage_error() {
+	echo "error: $1" >&2
+	usage >&2
+	exit 1
+}
+
+die() {
+	echo "$prog: $1" >&2
+	exit "${2:-66}"
+}
+
+note() {
+	[ "$o_quiet" = 1 ] || echo "$prog: note: $1" >&2
+}
+
+# number OPTION VALUE: VALUE as a decimal 64-bit unsigned number, the same
+# rule as ti_parse_u64(): digits only, at most 18446744073709551615.
+number() {
+	case $2 in
+	'' | *[!0-9]*)
+		echo "$prog: $1: invalid number '$2'" >&2
+		exit 1 ;;
+	esac
+	n=$2
+	while [ "${#n}" -gt 1 ] && [ "${n#0}" != "$n" ]; do n=${n#0}; done
+	if ! le "$n" 18446744073709551615; then
+		echo "$prog: $1: number out of range '$2'" >&2
+		exit 1
+	fi
+	num=$n
+}
+
+# le A B: decimal A <= decimal B (no leading zeros), also for numbers too
+# large for sh arithmetic (64-bit signed at best).
+le() {
+	if [ "${#1}" -ne "${#2}" ]; then
+		[ "${#1}" -lt "${#2}" ]
+	elif [ "${#1}" -le 18 ]; then
+		[ "$1" -le "$2" ]
+	else
+		a_hi=${1%??????????} b_hi=${2%??????????}
+		a_lo=${1#"$a_hi"} b_lo=${2#"$b_hi"}
+		[ "$a_hi" -lt "$b_hi" ] || { [ "$a_hi" -eq "$b_hi" ] && [ "$a_lo" -le "$b_lo" ]; }
+	fi
+}
+
+# errno_guess PATH r|w: the strerror text open(2) most likely gave for PATH
+# (the shell does not tell errno).
+errno_guess() {
+	if [ "$2" = w ] && [ -d "$1" ]; then
+		echo "Is a directory"
+	elif [ -e "$1" ]; then
+		echo "Permission denied"
+	else
+		case $1 in */*) d=${1%/*} ;; *) d=. ;; esac
+		if [ -n "$d" ] && [ -e "$d" ] && ! [ -d "$d" ]; then
+			echo "Not a directory"
+		else
+			echo "No such file or directory"
+		fi
+	fi
+}
+
+# ---- options (timeit/timeit.c parse_args) ----
+o_posix=0 o_timeout=0 o_chdir='' o_chdir_set=0 o_summary='' o_summary_set=0
+o_in='' o_in_set=0 o_out='' o_out_set=0 o_stdout='' o_stdout_set=0
+o_stderr='' o_stderr_set=0 o_append=0 o_maxrss=0 o_events='' o_events_set=0
+o_fallback=0 o_quiet=0 o_verbose=0
+limits=		# "name=N ..." in command-line order, last one wins later
+while [ $# -gt 0 ]; do
+	case $1 in
+	--) shift; break ;;
+	-*) ;;
+	*) break ;;
+	esac
+	arg=$1 name=$1 value='' has_value=0
+	case $arg in
+	--*=*)
+		name=${arg%%=*} value=${arg#*=} has_value=1 ;;
+	esac
+	kind=path
+	case $name in
+	-h | --help | --version | -p | --posix | --append-exitstatus | --report-maxrss | \
+	--fallback | -q | --quiet | -v | --verbose)
+		kind=none ;;
+	-t | --timeout | --limit-cpu | --limit-stack-size | --limit-data-size | \
+	--limit-rss-size | --limit-file-size | --limit-core | --limit-file-count | \
+	--limit-subprocess-count)
+		kind=number ;;
+	-c | --chdir | --summary | --redirect-input | --redirect-output | \
+	--redirect-stdout | --redirect-stderr | -e | --events)
+		kind=path ;;
+	*)
+		kind=unknown ;;
+	esac
+	# "--flag=value" for a flag without a value is as unknown as "--bogus".
+	if [ "$kind" = unknown ] || { [ "$kind" = none ] && [ "$has_value" = 1 ]; }; then
+		usage_error "invalid argument '$arg'"
+	fi
+	if [ "$kind" != none ] && [ "$has_value" = 0 ]; then
+		[ $# -ge 2 ] || usage_error "$arg argument requires an option"
+		shift
+		value=$1
+	fi
+	case $name in
+	-h | --help) usage; exit 0 ;;
+	--version) echo "$prog $version"; exit 0 ;;
+	-p | --posix) o_posix=1 ;;
+	-t | --timeout) number --timeout "$value"; o_timeout=$num ;;
+	-c | --chdir) o_chdir=$value o_chdir_set=1 ;;
+	--summary) o_summary=$value o_summary_set=1 ;;
+	--redirect-input) o_in=$value o_in_set=1 ;;
+	--redirect-output) o_out=$value o_out_set=1 ;;
+	--redirect-stdout) o_stdout=$value o_stdout_set=1 ;;
+	--redirect-stderr) o_stderr=$value o_stderr_set=1 ;;
+	--append-exitstatus) o_append=1 ;;
+	--report-maxrss) o_maxrss=1 ;;
+	--limit-*) number "$name" "$value"; limits="$limits ${name#--limit-}=$num" ;;
+	-e | --events) o_events=$value o_events_set=1 ;;
+	--fallback) o_fallback=1 ;;
+	-q | --quiet) o_quiet=1 ;;
+	-v | --verbose) o_verbose=1 ;;
+	esac
+	shift
+done
+[ $# -gt 0 ] || usage_error "no command (or arguments) was given"
+
+# --redirect-output is both streams; an explicit -stdout/-stderr wins.
+if [ "$o_out_set" = 1 ]; then
+	[ "$o_stdout_set" = 1 ] || o_stdout=$o_out o_stdout_set=1
+	[ "$o_stderr_set" = 1 ] || o_stderr=$o_out o_stderr_set=1
+fi
+if [ "$o_append" = 1 ] && [ "$o_stdout_set" = 0 ]; then
+	die "--append-exitstatus needs --redirect-output or --redirect-stdout" 1
+fi
+[ "$o_events_set" = 1 ] || o_events=$default_events
+
+# ---- what measures: perf, or GNU time with --fallback ----
+have_time=0
+[ -x "$gnutime" ] && have_time=1
+use_perf=1 perf_problem=
+if ! command -v "$perf" >/dev/null 2>&1; then
+	use_perf=0 perf_problem="$perf: not found"
+fi
+for tool in setsid env mktemp; do
+	command -v "$tool" >/dev/null 2>&1 || die "$tool: not found (util-linux, coreutils)"
+done
+if [ "$o_maxrss" = 1 ] && [ "$have_time" = 0 ]; then
+	die "--report-maxrss: $gnutime: not found (GNU time reads ru_maxrss)"
+fi
+
+t=$(mktemp -d "${TMPDIR:-/tmp}/timeit-perf.XXXXXX") || die "cannot create a temporary directory"
+sum_tmp=
+trap 'rm -rf "$t"; [ -z "$sum_tmp" ] || rm -f "$sum_tmp"' EXIT
+
+# perf's own diagnostics and CSV must not depend on the user's locale (a
+# decimal comma in CSV); the command gets LC_ALL back in the setup shell.
+if [ "${LC_ALL+set}" = set ]; then lc_state="set:$LC_ALL"; else lc_state="unset"; fi
+
+# A user event list is checked before anything runs, as timeit does.
+if [ "$use_perf" = 1 ] && [ "$o_events_set" = 1 ]; then
+	if ! LC_ALL=C "$perf" stat -x, -o /dev/null -e "$o_events" true >/dev/null 2>"$t/check"; then
+		if grep -q -i -e 'event syntax error' -e 'unknown' -e 'invalid' "$t/check"; then
+			echo "$prog: --events: perf rejects '$o_events':" >&2
+			sed -n '1,6s/^/  /p' "$t/check" >&2
+			exit 1
+		fi
+	fi
+fi
+
+# ---- --summary: checked before the command runs; written atomically ----
+sum_target=
+sum_direct=0
+if [ "$o_summary_set" = 1 ]; then
+	sum_target=$o_summary
+	# Replace the file behind a symlink, keep the link (lib/outfile.c).
+	if [ -L "$sum_target" ]; then
+		sum_target=$(readlink -m -- "$sum_target") || sum_target=$o_summary
+	fi
+	if [ -d "$sum_target" ]; then
+		die "--summary: $o_summary: Is a directory" 1
+	elif [ -e "$sum_target" ] && ! [ -f "$sum_target" ]; then
+		# Devices and FIFOs are written in place.
+		[ -w "$sum_target" ] || die "--summary: $o_summary: Permission denied" 1
+		sum_direct=1
+	else
+		case $sum_target in
+		*/*) sum_dir=${sum_target%/*} sum_base=${sum_target##*/} ;;
+		*) sum_dir=. sum_base=$sum_target ;;
+		esac
+		[ -n "$sum_dir" ] || sum_dir=/
+		if ! sum_tmp=$(mktemp "$sum_dir/.$sum_base.tmp.XXXXXX" 2>/dev/null); then
+			sum_tmp=
+			die "--summary: $o_summary: $(errno_guess "$sum_dir/." w)" 1
+		fi
+		# mktemp makes 0600; a result file gets 0666 & ~umask, or the
+		# mode of the file it replaces.
+		if [ -e "$sum_target" ]; then
+			chmod --reference="$sum_target" "$sum_tmp" 2>/dev/null
+		else
+			chmod "$(printf '%o' $((0666 & ~0$(umask))))" "$sum_tmp"
+		fi
+	fi
+fi
+
+# ---- limits: soft = hard = min(N, current hard), set by the shell ----
+# The setup shell's ulimit counts bytes in blocks whose size differs
+# between shells (dash: file/core 512, data/stack/rss 1024); ask the
+# kernel which.  Values are rounded down to whole blocks.
+limit_spec=		# "letter:value:name:N ..." for the setup shell
+limit_unit() {
+	sed -n "s/^Max $1 *\\([0-9][0-9]*\\) .*/\\1/p" "$t/units"
+}
+if [ -n "$limits" ]; then
+	if $shell -c 'ulimit -u' >/dev/null 2>&1; then nproc_letter=u; else nproc_letter=p; fi
+	$shell -c 'ulimit -S -f 4; ulimit -S -c 4; ulimit -S -d 40960; ulimit -S -s 40960;
+		ulimit -S -m 40960; exec cat /proc/self/limits' >"$t/units" 2>/dev/null
+	# Each resource once, the last value given; file-count last so the
+	# setup shell can still write its warnings.
+	for res in cpu stack-size data-size rss-size file-size core subprocess-count file-count; do
+		val=
+		for l in $limits; do
+			[ "${l%%=*}" = "$res" ] && val=${l#*=}
+		done
+		[ -n "$val" ] || continue
+		unit=1
+		case $res in
+		cpu) letter=t ;;
+		stack-size) letter=s unit=$(limit_unit 'stack size') ;;
+		data-size) letter=d unit=$(limit_unit 'data size') ;;
+		rss-size) letter=m unit=$(limit_unit 'resident set') ;;
+		file-size) letter=f unit=$(limit_unit 'file size') ;;
+		core) letter=c unit=$(limit_unit 'core file size') ;;
+		subprocess-count) letter=$nproc_letter ;;
+		file-count) letter=n ;;
+		esac
+		case $res in
+		stack-size | data-size | rss-size) unit=$((unit / 40960)) ;;
+		file-size | core) unit=$((unit / 4)) ;;
+		esac
+		[ "$unit" -gt 0 ] 2>/dev/null || unit=1024
+		# Past 18 digits sh arithmetic overflows: that much is no limit.
+		if [ "${#val}" -gt 18 ]; then
+			blocks=unlimited
+		else
+			blocks=$((val / unit))
+		fi
+		hard=$($shell -c "ulimit -H -$letter" 2>/dev/null) || hard=unlimited
+		if [ "$hard" != unlimited ] && { [ "$blocks" = unlimited ] || ! le "$blocks" "$hard"; }; then
+			blocks=$hard
+		fi
+		limit_spec="$limit_spec $letter:$blocks:$res:$val"
+	done
+fi
+
+# ---- redirects: opened here, before anything runs, as timeit does ----
+# fds 3, 4, 5 carry the command's stdin, stdout and stderr down the chain.
+open_fail() {
+	die "$1: $(errno_guess "$1" "$2")"
+}
+exec 3<&0 4>&1 5>&2
+if [ "$o_in_set" = 1 ]; then
+	(exec 6<"$o_in") 2>/dev/null || open_fail "$o_in" r
+	exec 3<"$o_in"
+fi
+if [ "$o_stdout_set" = 1 ]; then
+	(exec 6>"$o_stdout") 2>/dev/null || open_fail "$o_stdout" w
+	exec 4>"$o_stdout"
+fi
+if [ "$o_stderr_set" = 1 ]; then
+	if [ "$o_stdout_set" = 1 ] && [ "$o_stderr" = "$o_stdout" ]; then
+		# One fd for both, so their writes interleave.
+		exec 5>&4
+	else
+		(exec 6>"$o_stderr") 2>/dev/null || open_fail "$o_stderr" w
+		exec 5>"$o_stderr"
+	fi
+fi
+
+# ---- the chain ----
+# run: $1 = scratch dir, the rest is the next link.  Its status is the
+# command's; afterwards it kills what is left of the command's group.  The
+# subshell takes the redirections: dash applies a simple command's ones in
+# the parent and would print "Segmentation fault" into the command's stderr.
+# shellcheck disable=SC2016
+run='t=$1; shift
+(exec "$@" <&3 >&4 2>&5 3<&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-)
+echo $? >"$t/status"
+read -r p 2>/dev/null <"$t/pid" && kill -s KILL -- "-$p" 2>/dev/null
+exit 0'
+
+# setup: $1 scratch dir, $2 limit spec, $3 LC_ALL state, $4 chdir set,
+# $5 chdir path, then the command.  Order as in lib/spawn.c: limits,
+# chdir, exec.
+# shellcheck disable=SC2016
+setup='t=$1 lims=$2 lc=$3 cdset=$4 cdto=$5; shift 5
+set -f
+echo $$ >"$t/pid"
+for l in $lims; do
+	v=${l#*:} v=${v%%:*}
+	ulimit "-${l%%:*}" "$v" 2>/dev/null || echo "$l" >>"$t/warn"
+done
+if [ "$cdset" = 1 ]; then
+	case $cdto in /*) d=$cdto ;; *) d=./$cdto ;; esac
+	oldpwd=${PWD-} pwdset=${PWD+set}
+	if ! cd -P -- "$d" 2>/dev/null; then
+		if ! [ -e "$cdto" ]; then e="No such file or directory"
+		elif ! [ -d "$cdto" ]; then e="Not a directory"
+		else e="Permission denied"; fi
+		echo "chdir: $cdto: $e" >"$t/fail"
+		exit 66
+	fi
+	# chdir(2) leaves the environment alone; cd does not.
+	if [ "$pwdset" = set ]; then PWD=$oldpwd; else unset PWD; fi
+fi
+case $lc in set:*) LC_ALL=${lc#set:}; export LC_ALL ;; *) unset LC_ALL ;; esac
+# The search of execvp(3), for its errno: a candidate that is not executable
+# is remembered (EACCES) and the search goes on; none at all is ENOENT.
+e=ENOENT
+case $1 in
+"") ;;
+*/*)
+	if [ -d "$1" ] || { [ -e "$1" ] && ! [ -x "$1" ]; }; then e=EACCES
+	elif [ -e "$1" ]; then e=; fi ;;
+*)
+	IFS=:
+	for dir in ${PATH-/bin:/usr/bin}:; do
+		[ -n "$dir" ] || dir=.
+		if [ -f "$dir/$1" ] && [ -x "$dir/$1" ]; then e=; break; fi
+		[ -e "$dir/$1" ] && e=EACCES
+	done
+	unset IFS ;;
+esac
+if [ "$e" = ENOENT ]; then
+	echo "127 $1: No such file or directory" >"$t/fail"; exit 127
+elif [ -n "$e" ]; then
+	echo "126 $1: Permission denied" >"$t/fail"; exit 126
+fi
+exec setsid env --default-signal -- "$@" 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-'
+
+cmd0=$1
+# The links after the run shell, as arguments.
+set -- "$shell" -c "$setup" sh "$t" "$limit_spec" "$lc_state" "$o_chdir_set" "$o_chdir" "$@"
+use_time=0
+if [ "$o_maxrss" = 1 ] || [ "$use_perf" = 0 ]; then
+	use_time=1
+fi
+
+# The pid of the command; empty until the setup shell has written it.
+cmd_pid() {
+	p=
+	[ -s "$t/pid" ] && read -r p <"$t/pid"
+	[ -n "$p" ]
+}
+
+# kill_cmd: SIGKILL to the command's process group (or to the command, if
+# it has not made its group yet).
+kill_cmd() {
+	cmd_pid || return 1
+	kill -s KILL -- "-$p" 2>/dev/null || kill -s KILL "$p" 2>/dev/null
+}
+
+timer_pid=
+start_timer() {
+	[ "$o_timeout" != 0 ] || return 0
+	# Past 18 digits a timeout is no timeout (lib/spawn.c arm_timeout).
+	[ "${#o_timeout}" -le 10 ] || return 0
+	(
+		sp=
+		trap '[ -z "$sp" ] || kill "$sp" 2>/dev/null; exit 0' TERM
+		sleep "$o_timeout" &
+		sp=$!
+		wait "$sp" || exit 0
+		: >"$t/timedout"
+		while ! kill_cmd; do
+			[ -e "$t/status" ] && exit 0
+			sleep 0.01
+		done
+	) &
+	timer_pid=$!
+}
+
+stop_signal=''
+# shellcheck disable=SC2317 # called from the traps below
+on_signal() {
+	stop_signal=$1
+	kill_cmd
+}
+trap 'on_signal 2' INT
+trap 'on_signal 15' TERM
+trap 'on_signal 1' HUP
+
+# wait_for PID: its status, after a stop signal has killed the command.
+wait_for() {
+	while :; do
+		wait "$1"
+		rc=$?
+		{ [ -n "$stop_signal" ] && [ "$rc" -gt 128 ]; } || break
+		# The signal may have come before the pid was written.
+		while ! kill_cmd && kill -0 "$1" 2>/dev/null && ! [ -e "$t/status" ]; do
+			sleep 0.01
+		done
+	done
+}
+
+# measure: one run; sets $launched (the command was set up or run).
+measure() {
+	rm -f "$t/status" "$t/pid" "$t/fail" "$t/warn" "$t/csv" "$t/time" "$t/timedout"
+	if [ "$use_time" = 1 ]; then
+		set -- "$gnutime" -q -o "$t/time" -f '%e %U %S %M %x' "$@"
+	fi
+	start_timer
+	if [ "$use_perf" = 1 ]; then
+		LC_ALL=C "$perf" stat -x, -o "$t/csv" -e "$o_events" \
+			-e duration_time -e user_time -e system_time \
+			-- "$shell" -c "$run" sh "$t" "$@" 2>"$t/perf.err" &
+	else
+		"$shell" -c "$run" sh "$t" "$@" &
+	fi
+	wait_for $!
+	measure_rc=$rc
+	if [ -n "$timer_pid" ]; then
+		kill "$timer_pid" 2>/dev/null
+		wait "$timer_pid" 2>/dev/null
+		timer_pid=
+	fi
+	[ -e "$t/status" ]
+}
+
+if [ "$use_perf" = 1 ] && ! measure "$@"; then
+	# perf ended without running the chain: it cannot count here.
+	perf_problem=$(grep -v -e '^[[:space:]]*$' -e '^#' "$t/perf.err" | head -n 3 |
+		tr '\n' ' ' | sed 's/ *$//')
+	[ -n "$perf_problem" ] || perf_problem="perf stat exited $measure_rc without running the command"
+	use_perf=0
+	if [ "$o_fallback" = 0 ] || [ "$have_time" = 0 ]; then
+		die "perf cannot count: $perf_problem"
+	fi
+	use_time=1
+	note "perf cannot count ($perf_problem): times from $gnutime (rusage)"
+	measure "$@" || die "$gnutime: the command was not run"
+elif [ "$use_perf" = 0 ]; then
+	if [ "$o_fallback" = 0 ]; then
+		die "perf: $perf_problem (install linux-perf, or use --fallback)"
+	fi
+	[ "$have_time" = 1 ] || die "perf: $perf_problem; --fallback: $gnutime: not found"
+	note "perf unavailable ($perf_problem): times from $gnutime (rusage)"
+	measure "$@" || die "$gnutime: the command was not run"
+fi
+exec 3<&- 4>&- 5>&-
+
+# ---- what happened (lib/spawn.c ti_record_set_status) ----
+read -r chain_rc <"$t/status"
+time_line=
+[ -s "$t/time" ] && time_line=$(tail -n 1 "$t/time")
+end=exited signal=0
+if [ -s "$t/fail" ]; then
+	read -r what rest <"$t/fail"
+	case $what in
+	chdir:) end=setup status=66 ;;
+	*) end=exec status=$what ;;
+	esac
+elif [ -e "$t/timedout" ]; then
+	end=timeout status=137
+elif [ -n "$stop_signal" ]; then
+	end=interrupted status=137
+else
+	status=$chain_rc
+	if [ "$status" -gt 128 ]; then
+		if [ -n "$time_line" ]; then
+			# GNU time's %x is WEXITSTATUS: 0 for a signal.
+			x=${time_line##* }
+			[ "$x" != "$status" ] && end=signaled
+		elif [ "$status" -le 192 ]; then
+			end=signaled
+		fi
+	fi
+	[ "$end" = signaled ] && signal=$((status - 128))
+fi
+
+if [ -s "$t/warn" ]; then
+	while read -r l; do
+		rest=${l#*:*:} name=${rest%%:*} val=${rest#*:}
+		echo "$prog: warning: unable to set limit for $name (to {$val, $val})" >&2
+	done <"$t/warn"
+fi
+case $end in
+timeout) echo "TIMING OUT PROCESS: $cmd0" >&2 ;;
+interrupted) echo "received signal $stop_signal. killing monitored process(es)" >&2 ;;
+signaled) echo "error: child terminated by signal $signal" >&2 ;;
+exec) echo "$prog: execvp: $rest" >&2 ;;
+setup) echo "$prog: $what $rest" >&2 ;;
+esac
+
+# perf's notes about events, as timeit's note_counters().
+if [ "$use_perf" = 1 ] && [ "$o_quiet" = 0 ] && { [ "$o_verbose" = 1 ] || [ "$o_events_set" = 1 ]; }; then
+	awk -F, -v prog="$prog" '
+	/^#/ || NF < 3 { next }
+	$3 == "duration_time" || $3 == "user_time" || $3 == "system_time" { next }
+	$1 == "<not supported>" { printf "%s: note: event %s skipped: not supported\n", prog, $3 }
+	$1 == "<not counted>" { printf "%s: note: event %s was never scheduled (not counted)\n", prog, $3 }
+	' "$t/csv" >&2
+fi
+if [ "$o_verbose" = 1 ] && [ -s "$t/perf.err" ]; then
+	sed "s/^/$prog: perf: /" "$t/perf.err" >&2
+fi
+
+status_out=$status
+if [ "$o_append" = 1 ]; then
+	if printf 'exit %d\n' "$status" 2>/dev/null >>"$o_stdout"; then
+		status_out=0
+	else
+		echo "$prog: --append-exitstatus: $o_stdout: $(errno_guess "$o_stdout" w)" >&2
+		status_out=66
+	fi
+fi
+
+# ---- the summary (lib/summary.c) ----
+# real: perf's duration_time (the run shell's life, exec to exit);
+# user: task-clock when counted, else rusage user_time; sys: rusage
+# system_time, which perf reads from its wait4() of the run shell.  perf
+# prints "<not counted>" for a tool event that is 0.  Without perf, all
+# three come from GNU time (%e %U %S, 10 ms).  maxrss: GNU time's %M (KiB).
+[ -f "$t/csv" ] || : >"$t/csv"
+LC_ALL=C awk -F, -v status="$status" -v end="$end" -v tl="$time_line" \
+	-v maxrss="$o_maxrss" -v posix="$o_posix" -v summary="$o_summary_set" '
+function key(n,   i) {
+	for (i = 1; i <= 5; i++)
+		if (index(n, reserved[i]) == 1)
+			return "ev-" n
+	return n
+}
+function is_time(n,   b) {
+	b = n; sub(/:.*/, "", b)
+	return b == "task-clock" || b == "cpu-clock"
+}
+BEGIN {
+	split("user exit real sys maxrss", reserved, " ")
+	n = split(tl, tf, " ")
+}
+/^#/ || NF < 3 { next }
+$3 == "duration_time" { if ($1 ~ /^[0-9]/) real = $1 / 1e9; else real = 0; next }
+$3 == "user_time" { if ($1 ~ /^[0-9]/) ut = $1 / 1e9; else ut = 0; next }
+$3 == "system_time" { if ($1 ~ /^[0-9]/) st = $1 / 1e9; else st = 0; next }
+{
+	if ($1 !~ /^[0-9]/)
+		next
+	ne++
+	ename[ne] = $3
+	eval[ne] = $1 + 0
+	# perf: value, unit, event, run time, percentage running, ...
+	epct[ne] = ($5 == "" ? 100 : $5 + 0)
+	if ($3 == "task-clock")
+		tc = $1 / 1e3
+}
+END {
+	if (n >= 5) {
+		if (real == "") real = tf[1]
+		if (ut == "") ut = tf[2]
+		if (st == "") st = tf[3]
+		rss = tf[4] * 1024
+	}
+	user = (tc != "") ? tc : ut
+	if (summary) {
+		printf "exit %d\n", status
+		printf "%-10s %.4f\n", "real", real
+		printf "%-10s %.4f\n", "user", user
+		printf "%-10s %.4f\n", "sys", st
+		if (maxrss)
+			printf "%-10s %.0f\n", "maxrss", rss
+		# timeit counts nothing when the command was never executed.
+		if (end == "exec" || end == "setup")
+			exit
+		for (i = 1; i <= ne; i++) {
+			k = key(ename[i])
+			if (is_time(ename[i]))
+				printf "%-10s %.6f\n", k, eval[i] / 1e3
+			else
+				printf "%-10s %.0f\n", k, eval[i]
+			if (epct[i] < 100)
+				printf "%s-running %.4f\n", k, epct[i] / 100
+		}
+	} else if (posix) {
+		printf "real %12.4f\nuser %12.4f\nsys  %12.4f\n", real, user, st
+	} else {
+		printf "%12.4f real %12.4f user %12.4f sys", real, user, st
+		if (maxrss)
+			printf " %12.0f maxrss", rss
+		printf "\n"
+	}
+}' "$t/csv" >"$t/summary"
+
+if [ "$o_summary_set" = 0 ]; then
+	cat "$t/summary" >&2
+elif [ "$sum_direct" = 1 ]; then
+	cat "$t/summary" >>"$sum_target" ||
+		{ echo "$prog: --summary: $o_summary: write failed" >&2; status_out=66; }
+else
+	if cat "$t/summary" >"$sum_tmp" && mv -f "$sum_tmp" "$sum_target"; then
+		sum_tmp=
+	else
+		echo "$prog: --summary: $o_summary: write failed" >&2
+		status_out=66
+	fi
+fi
+exit "$status_out"
