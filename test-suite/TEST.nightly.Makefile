@@ -33,8 +33,10 @@ define newline
 
 endef
 # One line per run, in the interleaved order.
-AB_PLAN = $(foreach i,$(SAMPLE_SEQ),$(foreach b,$(BENCHMARKS),$(foreach s,A B,\
-	echo "  RUN      $(s) $(b) \#$(i)"; $(call run_sample,$(O)/$(s),$(O)/$(s)/results,$(b),$(i))$(newline))))
+AB_PLAN = $(foreach i,$(SAMPLE_SEQ),\
+	echo "  RUN      sample $(i) of $(SAMPLES), A and B interleaved"$(newline)\
+	$(foreach b,$(BENCHMARKS),$(foreach s,A B,\
+	$(call run_sample,$(O)/$(s),$(O)/$(s)/results,$(b),$(i))$(newline))))
 
 SIDE_MAKE = $(MAKE) --no-print-directory -f $(SRCDIR)/Makefile build
 
