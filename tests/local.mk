@@ -50,3 +50,5 @@ TESTS += tests/vgcount-test tests/vgcount.sh tests/vgcount-missing.sh
 check_PROGRAMS += tests/vgcount-test tests/vgcount-work
 tests_vgcount_work_SOURCES = tests/vgcount-work.c
 EXTRA_DIST += tests/vgcount.sh tests/vgcount-missing.sh
+TESTS += tests/signals.sh tests/redirect.sh tests/limits.sh tests/measure.sh
+EXTRA_DIST += tests/signals.sh tests/redirect.sh tests/limits.sh tests/measure.sh

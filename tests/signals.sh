@@ -1,0 +1,62 @@
+#!/bin/sh
+# SIGINT, SIGTERM and SIGHUP to timeit while the command runs: the
+# command's whole process group is killed, status 137 with the reference's
+# message, and the summary is still written.  The command leads its own
+# process group, and starts with default signal dispositions.
+# shellcheck source=tests/setup disable=SC2154
+. "$top_srcdir/tests/setup"
+
+# The command leads its own group (the group timeit kills).
+expect_status 0 "$TIMEIT" --summary s "$AUX" pgrp >out
+[ "$(cat out)" = "pgid==pid" ] || fail "the command does not lead its process group: $(cat out)"
+
+# The numbers are fixed by POSIX (kill(1), XSI): HUP 1, INT 2, TERM 15.
+for sig in INT:2 TERM:15 HUP:1; do
+	name=${sig%:*}
+	num=${sig#*:}
+	rm -f pf s
+	# A background job of a non-interactive shell starts with SIGINT
+	# ignored; timeit installs its handlers regardless.
+	"$TIMEIT" --summary s "$AUX" pidfile pf spawn 2 30000 sleep 30000 2>err &
+	timeit_pid=$!
+	# pf is written after exec: timeit's handlers are in place by then.
+	wait_for_file pf
+	child=$(cat pf)
+	kill -s "$name" "$timeit_pid"
+	set +e
+	wait "$timeit_pid"
+	got=$?
+	set -e
+	[ "$got" -eq 137 ] || fail "SIG$name to timeit: status $got, expected 137"
+	grep -qx "received signal $num. killing monitored process(es)" err ||
+		fail "SIG$name: stderr is '$(cat err)'"
+	[ "$(sed -n 1p s)" = "exit 137" ] || fail "SIG$name: summary is '$(cat s 2>/dev/null)'"
+	sed -n 2p s | grep -Eq '^real +[0-9]+\.[0-9]{4}$' || fail "SIG$name: no real line"
+	# The command and the grandchildren it left are gone.
+	group_gone "$child"
+done
+
+# The command starts with an empty signal mask and no signal ignored, even
+# when timeit itself was started with signals ignored.
+expect_status 0 "$TIMEIT" --summary s "$AUX" sigstate >out
+[ "$(cat out)" = "mask 0 ignored 0" ] || fail "the command's signal state: $(cat out)"
+(
+	trap '' INT QUIT USR1 PIPE
+	exec "$TIMEIT" --summary s "$AUX" sigstate
+) >out
+[ "$(cat out)" = "mask 0 ignored 0" ] || fail "ignored signals leaked to the command: $(cat out)"
+
+# A signal that the command ignores does not make timeit wait forever:
+# the group gets SIGKILL.
+rm -f pf
+"$TIMEIT" --summary s "$AUX" ignore 15 pidfile pf sleep 30000 2>err &
+timeit_pid=$!
+wait_for_file pf
+kill -s TERM "$timeit_pid"
+set +e
+wait "$timeit_pid"
+got=$?
+set -e
+[ "$got" -eq 137 ] || fail "SIGTERM with the command ignoring it: status $got"
+group_gone "$(cat pf)"
+exit 0
