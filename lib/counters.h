@@ -33,8 +33,10 @@ struct ti_counters {
 	bool emfile;		/* stopped opening: too many open files */
 };
 
-/* Open EVENTS on PID (stopped before exec) with inherit and enable_on_exec.
- * Each event that fails is skipped and its errno recorded; EACCES/EPERM is
+/* Open EVENTS on PID with inherit and enable_on_exec, disabled: they
+ * count from the next exec of PID or of a child it creates afterwards
+ * (timeit passes 0, itself, then starts the command with vfork).  Each
+ * event that fails is skipped and its errno recorded; EACCES/EPERM is
  * retried user-only.  Returns the number of counters opened (0 means the
  * caller falls back to rusage).  OPS NULL means ti_perf_sys. */
 int ti_counters_open(struct ti_counters *c, const struct ti_perf_ops *ops,

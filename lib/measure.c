@@ -27,22 +27,25 @@ int ti_measure(const struct ti_plan *plan, const struct ti_measure_opts *o,
 	bool counting;
 
 	memset(r, 0, sizeof *r);
-	if (ti_spawn_start(plan, &ch, r, f) < 0)
-		return -1;
-	/* The child is set up and blocked before exec: counters attach now and
-	 * start at exec (enable_on_exec). */
-	counting = o->events && o->events->n > 0 && r->end != TI_END_SETUP_FAILED;
+	/* Counters open on timeit itself, disabled until exec: the child
+	 * inherits them at vfork and they start when it executes the command
+	 * (lib/spawn.c).  pid 0 = this process. */
+	counting = o->events && o->events->n > 0;
 	if (counting) {
-		ti_counters_open(&ctr, o->ops, o->events, ch.pid);
+		ti_counters_open(&ctr, o->ops, o->events, 0);
 		for (size_t i = 0; o->strict_events && i < ctr.n; i++) {
 			if (ctr.count[i].err) {
 				f->what = o->events->ev[i].name;
 				f->err = ctr.count[i].err;
 				ti_counters_close(&ctr);
-				ti_spawn_abort(&ch);
 				return TI_MEASURE_EVENT;
 			}
 		}
+	}
+	if (ti_spawn_start(plan, &ch, r, f) < 0) {
+		if (counting)
+			ti_counters_close(&ctr);
+		return -1;
 	}
 	if (ti_spawn_run(plan, &ch, r, f) < 0) {
 		if (counting)

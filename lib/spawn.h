@@ -1,4 +1,4 @@
-/* spawn.h: fork a corked child, release it, wait for it. */
+/* spawn.h: start a child with vfork, wait for it, and say how it ended. */
 #ifndef TI_SPAWN_H
 #define TI_SPAWN_H
 
@@ -16,26 +16,26 @@ struct ti_failure {
 
 struct ti_child {
 	pid_t pid;
-	int go_fd;		/* write end of the cork pipe */
 	int status_fd;		/* read end of the child's status pipe */
+	int status_wfd;		/* its write end, for the child */
 	int redir[3];		/* fds opened for the child's 0, 1, 2, or -1 */
 };
 
-/* Open the redirect files, install the signal handlers, fork.  The child
- * sets itself up (process group, redirects, limits, chdir), tells the
- * parent it is ready and blocks until released.  Returns 0, or -1 with F
- * filled in (no child is left behind).  Limits the child could not set are
- * flagged in R->limit_failed. */
+/* Prepare a run: open the redirect files and the child's status pipe,
+ * install the signal handlers.  Nothing is started yet.  Returns 0, or -1
+ * with F filled in. */
 int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
 		   struct ti_failure *f);
 
-/* Release the child and wait for it: the measured path.  Fills the end,
- * times and rusage of R.  Returns 0, or -1 with F filled in (wait failed). */
+/* Start the child and wait for it: the measured path.  The child sets
+ * itself up (process group, signals, redirects, limits, directory) and
+ * executes the command while timeit is suspended (vfork).  Fills the end,
+ * times, rusage and set-up warnings of R.  Returns 0, or -1 with F filled
+ * in (vfork or wait failed). */
 int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
 		 struct ti_failure *f);
 
-/* Give up on a started child before releasing it: it exits without
- * running the command and is reaped. */
+/* Give up on a prepared run before starting it. */
 void ti_spawn_abort(struct ti_child *ch);
 
 /* Compute R->status, the exit status timeit reports (spec/compat.md). */
