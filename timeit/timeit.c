@@ -304,6 +304,7 @@ int main(int argc, char **argv)
 			ti_outfile_abort(&summary_out);
 		if (c.json)
 			ti_outfile_abort(&json_out);
+		free(runs);
 		return EXIT_INTERNAL;
 	}
 	note_counters(&c, &r, c.events_given);
@@ -355,5 +356,6 @@ int main(int argc, char **argv)
 		}
 		ti_buf_free(&out);
 	}
+	free(runs);
 	return status;
 }
