@@ -1,2 +1,3 @@
 # man/: manual pages.
 dist_man_MANS += man/timeit.1
+dist_man_MANS += man/timeit-compare.1

@@ -52,3 +52,10 @@ tests_vgcount_work_SOURCES = tests/vgcount-work.c
 EXTRA_DIST += tests/vgcount.sh tests/vgcount-missing.sh
 TESTS += tests/signals.sh tests/redirect.sh tests/limits.sh tests/measure.sh
 EXTRA_DIST += tests/signals.sh tests/redirect.sh tests/limits.sh tests/measure.sh
+
+# timeit-compare: end-to-end tests on generated and hand-written results.
+check_PROGRAMS += tests/compare-gen
+TESTS += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.sh \
+	tests/compare-svg.sh tests/compare-cli.sh
+EXTRA_DIST += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.sh \
+	tests/compare-svg.sh tests/compare-cli.sh

@@ -1,0 +1,23 @@
+#!/bin/sh
+# timeit-compare's --help and --version, and its man page documents every
+# option --help lists.
+# shellcheck source=tests/setup disable=SC2154
+. "$top_srcdir/tests/setup"
+COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
+page=$top_srcdir/man/timeit-compare.1
+
+"$COMPARE" --help >help || fail "--help exited $?"
+grep -q '^usage: timeit-compare \[options\] A B$' help || fail "--help: $(cat help)"
+"$COMPARE" -h >h2 || fail "-h"
+cmp -s help h2 || fail "-h and --help differ"
+"$COMPARE" --version | grep -Eq '^timeit-compare [0-9]+\.[0-9]+' || fail "--version"
+grep -o -- '--[a-z][a-z-]*' help | sort -u >opts
+[ -s opts ] || fail "no options in --help"
+while read -r opt; do
+	esc=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
+	grep -q -- "$esc" "$page" || fail "timeit-compare.1 does not document $opt"
+done <opts
+for opt in -a -b -m -p -h; do
+	grep -q -- "^\.B[IR]* \\\\$opt\\b" "$page" || fail "timeit-compare.1 does not document $opt"
+done
+exit 0

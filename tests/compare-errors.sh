@@ -1,0 +1,83 @@
+#!/bin/sh
+# timeit-compare's input and usage errors: status 2 and a message that
+# names the file (and the line, where there is one); missing benchmarks and
+# failed runs are reported in the table, not as errors.
+# shellcheck source=tests/setup disable=SC2154
+. "$top_srcdir/tests/setup"
+COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
+
+# err_is WANT ARGS...: exits 2 and the first stderr line is WANT.
+err_is() {
+	msg=$1
+	shift
+	expect_status 2 "$COMPARE" "$@" 2>err
+	got=$(sed -n 1p err)
+	[ "$got" = "$msg" ] || fail "'$*': got '$got', expected '$msg'"
+}
+
+mkdir A B empty
+printf 'exit 0\nreal 1.0\nuser 1.0\nsys 0.0\n' >A/x.time
+cp A/x.time B/x.time
+
+# Usage.
+err_is "timeit-compare: nothing to compare: give A and B"
+err_is "timeit-compare: 'A': missing the other side (A B)" A
+err_is "timeit-compare: too many paths: 'C' (use -a/-b for several per side)" A B C
+err_is "timeit-compare: unknown option '--bogus'" --bogus A B
+err_is "timeit-compare: --alpha: invalid number 'x'" --alpha x A B
+err_is "timeit-compare: --alpha: invalid number '0.7'" --alpha 0.7 A B
+err_is "timeit-compare: --min-change: invalid number '-1'" --min-change=-1 A B
+err_is "timeit-compare: --format: unknown format 'xml' (text, md, csv, json)" --format xml A B
+err_is "timeit-compare: --noise-floor: needs two paths, A1 A2" A B --noise-floor A
+err_is "timeit-compare: --seed: invalid number '-3'" --seed -3 A B
+err_is "timeit-compare: give the sides either as A B or with -a/-b, not both" -a A A B
+grep -q "Try 'timeit-compare --help'" err || fail "usage errors point to --help"
+expect_status 2 "$COMPARE" -p '(' A B 2>err
+grep -q "^timeit-compare: -p: '(': " err || fail "bad regex: $(cat err)"
+
+# Unreadable, empty, malformed inputs: file and line.
+err_is "timeit-compare: nosuch: No such file or directory" nosuch B
+err_is "timeit-compare: empty: no *.time summary files in this directory" empty B
+: >empty.time
+err_is "timeit-compare: empty.time: empty file" empty.time B
+printf 'exit 0\nuser 1.0\nsys zero\n' >bad.time
+err_is "timeit-compare: bad.time:3: sys: bad number 'zero'" A bad.time
+printf 'exit 0\nuser 1.0 2.0\n' >bad2.time
+err_is "timeit-compare: bad2.time:2: expected 'key value'" bad2.time B
+mkdir C
+cp bad.time C/y.3.time
+err_is "timeit-compare: C/y.3.time:3: sys: bad number 'zero'" A C
+printf '{\n  "runs": [\n    {"status": 0, "user": 1.0},\n    {"status": 0 "user": 2}\n  ]\n}\n' >bad.json
+err_is "timeit-compare: bad.json:4: column 18: expected ',' or '}'" bad.json B
+printf '{"runs": [\n  {"user": 1.0}\n]}\n' >nostatus.json
+err_is "timeit-compare: nostatus.json:2: run without a numeric \"status\"" nostatus.json B
+printf '{"runs": []}\n' >noruns.json
+err_is "timeit-compare: noruns.json:1: no runs" noruns.json B
+printf '{"tests": []}\n' >notests.json
+err_is "timeit-compare: notests.json:1: no tests" notests.json B
+printf '{"something": 1}\n' >other.json
+err_is "timeit-compare: other.json:1: not a timeit, lit or LNT result (no \"runs\" or \"tests\")" other.json B
+printf '[1, 2]\n' >array.json
+err_is "timeit-compare: array.json:1: top-level array, expected an object" array.json B
+printf '{"format_version": "2", "tests": [\n {"name": "t", "execution_time": [1, "x"]}]}\n' >lnt.json
+err_is "timeit-compare: lnt.json:2: t: sample is a string, not a number" lnt.json B
+err_is "timeit-compare: A: no run has the metric 'cycles'" -m cycles A B
+if [ "$(id -u)" -ne 0 ]; then
+	cp A/x.time secret.time
+	chmod 000 secret.time
+	err_is "timeit-compare: secret.time: Permission denied" secret.time B
+fi
+err_is "timeit-compare: --svg: nodir/plot.svg: No such file or directory" --svg nodir/plot.svg A B
+
+# Missing and failed benchmarks are rows, not errors.
+printf 'exit 0\nreal 1.0\nuser 1.0\nsys 0.0\n' >A/onlya.time
+printf 'exit 0\nreal 1.0\nuser 1.0\nsys 0.0\n' >B/onlyb.time
+printf 'exit 1\nreal 1.0\nuser 1.0\nsys 0.0\n' >A/bad.time
+printf 'exit 0\nreal 1.0\nuser 1.0\nsys 0.0\n' >B/bad.time
+"$COMPARE" --no-color A B >out || fail "missing/failed must not be errors"
+grep -Eq '^onlya .* missing +only in A$' out || fail "onlya: $(cat out)"
+grep -Eq '^onlyb .* missing +only in B$' out || fail "onlyb: $(cat out)"
+grep -Eq '^bad .* failed +A: 1 failed run \(A/bad.time\)$' out || fail "bad: $(cat out)"
+grep -q '^0 improved, 0 regressed, 1 unchanged, 0 noisy, 2 missing, 1 failed$' out ||
+	fail "counts: $(cat out)"
+exit 0

@@ -1,0 +1,153 @@
+#!/bin/sh
+# timeit-compare reads every input format: summary files and directories
+# written by timeit itself (per-file sample numbers and per-sample
+# subdirectories), timeit --json (one run per file, and several runs in
+# one file), lit -o JSON and LNT report JSON (format_version 2); samples of
+# one benchmark merge across files and paths.
+# shellcheck source=tests/setup disable=SC2154
+. "$top_srcdir/tests/setup"
+COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
+
+# csv_field CSV NAME COLUMN: the named column of benchmark NAME's row.
+csv_field() {
+	awk -F, -v n="$2" -v c="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == n { print $col[c]; exit }' "$1"
+}
+
+# Summary directories written by timeit: A/<bench>.<i>.time, B/<i>/<bench>.time.
+mkdir A B
+for i in 1 2 3; do
+	"$TIMEIT" --summary "A/burn.$i.time" "$AUX" burn 5
+	"$TIMEIT" --summary "A/quick.$i.time" "$AUX" exit 0
+	mkdir "B/$i"
+	"$TIMEIT" --summary "B/$i/burn.time" "$AUX" burn 5
+	"$TIMEIT" --summary "B/$i/quick.time" "$AUX" exit 0
+done
+"$COMPARE" --format csv A B >out.csv || [ $? -eq 1 ] || fail "compare of summary directories failed"
+[ "$(csv_field out.csv burn n_a)" = 3 ] || fail "A/burn.N.time: $(cat out.csv)"
+[ "$(csv_field out.csv burn n_b)" = 3 ] || fail "B/N/burn.time: $(cat out.csv)"
+[ "$(csv_field out.csv quick n_b)" = 3 ] || fail "quick: $(cat out.csv)"
+[ "$(wc -l <out.csv)" -eq 3 ] || fail "expected 2 benchmarks: $(cat out.csv)"
+in_range "$(csv_field out.csv burn median_a)" 0.003 5 || fail "burn median $(cat out.csv)"
+
+# A single summary file per side, and -a/-b merging several paths.
+"$COMPARE" --format csv A/burn.1.time B/1/burn.time >one.csv || [ $? -eq 1 ] || fail "single files"
+[ "$(csv_field one.csv burn n_a)" = 1 ] || fail "single summary file: $(cat one.csv)"
+"$COMPARE" --format csv -a A/burn.1.time -a A/burn.2.time -b B >two.csv || [ $? -eq 1 ] ||
+	fail "-a/-b"
+[ "$(csv_field two.csv burn n_a)" = 2 ] || fail "-a twice: $(cat two.csv)"
+[ "$(csv_field two.csv quick verdict)" = missing ] || fail "quick only in B: $(cat two.csv)"
+
+# Other metrics from summaries: real, sys, a counter key.
+"$COMPARE" -m real --format csv A B >real.csv || [ $? -eq 1 ] || fail "-m real"
+[ "$(csv_field real.csv burn n_a)" = 3 ] || fail "-m real: $(cat real.csv)"
+if grep -q '^task-clock ' A/burn.1.time; then
+	"$COMPARE" -m task-clock --format csv A B >tc.csv || [ $? -eq 1 ] || fail "-m task-clock"
+	[ "$(csv_field tc.csv burn n_a)" = 3 ] || fail "-m task-clock: $(cat tc.csv)"
+fi
+
+# timeit --json: one run per file (burn.1.json, burn.2.json: one benchmark).
+for i in 1 2; do
+	"$TIMEIT" --json "burn.$i.json" --summary /dev/null "$AUX" burn 5
+done
+"$COMPARE" --format csv -a burn.1.json -a burn.2.json -b burn.1.json -b burn.2.json >j.csv ||
+	fail "timeit --json inputs"
+[ "$(csv_field j.csv burn n_a)" = 2 ] || fail "--json merge: $(cat j.csv)"
+[ "$(csv_field j.csv burn verdict)" = unchanged ] || fail "identical json: $(cat j.csv)"
+
+# Several runs in one --json file (what --repeat writes), a failed run, and
+# unknown keys that later versions may add.
+cat >multi.json <<'JSON'
+{"timeit_version": "9.9", "command": ["x"], "status": 0, "future_key": {"a": [1, 2]},
+ "runs": [
+  {"status": 0, "real": 1.1, "user": 1.00, "sys": 0.1, "maxrss": 1000,
+   "counters": [{"name": "task-clock", "counted": true, "scaled": 1.0e9},
+                {"name": "instructions", "counted": false}]},
+  {"status": 0, "real": 1.1, "user": 1.01, "sys": 0.1, "maxrss": 1000, "counters": []},
+  {"status": 0, "real": 1.1, "user": 0.99, "sys": 0.1, "maxrss": 1000, "counters": []},
+  {"status": 0, "real": 1.1, "user": 1.02, "sys": 0.1, "maxrss": 1000, "counters": []}
+ ]}
+JSON
+cat >slow.json <<'JSON'
+{"runs": [{"status": 0, "user": 1.10}, {"status": 0, "user": 1.11}, {"status": 0, "user": 1.09},
+          {"status": 0, "user": 1.12}]}
+JSON
+mkdir jb && cp slow.json jb/multi.json
+"$COMPARE" --format csv multi.json jb/multi.json >m.csv && fail "10% slower in 4 runs should exit 1"
+[ "$(csv_field m.csv multi n_a)" = 4 ] || fail "runs array: $(cat m.csv)"
+[ "$(csv_field m.csv multi verdict)" = regressed ] || fail "10% slower: $(cat m.csv)"
+"$COMPARE" --format csv -m task-clock multi.json multi.json >tc.csv
+[ "$(csv_field tc.csv multi median_a)" = 1 ] || fail "task-clock from counters, in seconds: $(cat tc.csv)"
+[ "$(csv_field tc.csv multi n_a)" = 1 ] || fail "runs without the counter lack the metric: $(cat tc.csv)"
+cat >fail.json <<'JSON'
+{"runs": [{"status": 0, "user": 1.0}, {"status": 1, "user": 1.0}]}
+JSON
+mkdir jf && cp fail.json jf/multi.json
+"$COMPARE" --format csv multi.json jf/multi.json >f.csv || fail "a failed run is not an error"
+[ "$(csv_field f.csv multi verdict)" = failed ] || fail "failed run: $(cat f.csv)"
+grep -q 'B: 1 failed run' f.csv || fail "failure note: $(cat f.csv)"
+
+# lit -o JSON (llvm/utils/lit/lit/reports.py JSONReport).
+cat >lit-a.json <<'JSON'
+{
+  "__version__": [0, 1, 0],
+  "elapsed": 12.5,
+  "tests": [
+    {"name": "test-suite :: SingleSource/Benchmarks/fib.test", "code": "PASS", "elapsed": 1.2,
+     "metrics": {"exec_time": 1.000, "compile_time": 0.31, "hash": "aa11", "size..text": 1200}},
+    {"name": "test-suite :: SingleSource/Benchmarks/sort.test", "code": "PASS", "elapsed": 2.4,
+     "metrics": {"exec_time": 2.000}},
+    {"name": "test-suite :: SingleSource/Benchmarks/broken.test", "code": "FAIL", "elapsed": 0.1},
+    {"name": "test-suite :: SingleSource/Benchmarks/skipped.test", "code": "UNSUPPORTED"}
+  ]
+}
+JSON
+sed -e 's/"exec_time": 1.000/"exec_time": 1.300/' -e 's/"FAIL"/"PASS", "metrics": {"exec_time": 0.5}/' \
+	lit-a.json >lit-b.json
+"$COMPARE" --format csv lit-a.json lit-b.json >lit.csv || fail "lit inputs"
+[ "$(csv_field lit.csv SingleSource/Benchmarks/fib.test median_b)" = 1.3 ] || fail "lit fib: $(cat lit.csv)"
+[ "$(csv_field lit.csv SingleSource/Benchmarks/fib.test verdict)" = noisy ] || fail "lit n=1: $(cat lit.csv)"
+[ "$(csv_field lit.csv SingleSource/Benchmarks/broken.test verdict)" = failed ] || fail "lit FAIL: $(cat lit.csv)"
+grep -q skipped lit.csv && fail "UNSUPPORTED tests are not results: $(cat lit.csv)"
+"$COMPARE" --format csv -m compile_time lit-a.json lit-a.json >ct.csv || fail "lit -m compile_time"
+[ "$(csv_field ct.csv SingleSource/Benchmarks/fib.test median_a)" = 0.31 ] || fail "compile_time: $(cat ct.csv)"
+# Two lit runs merge into samples.
+"$COMPARE" --format csv -a lit-a.json -a lit-a.json -b lit-b.json >lit2.csv || fail "lit merge"
+[ "$(csv_field lit2.csv SingleSource/Benchmarks/sort.test n_a)" = 2 ] || fail "lit merge: $(cat lit2.csv)"
+
+# LNT report, format_version 2 (lnt/testing/__init__.py): sample lists.
+cat >lnt-a.json <<'JSON'
+{
+  "format_version": "2",
+  "machine": {"name": "vm", "hardware": "x86_64"},
+  "run": {"start_time": "2026-11-30 01:00:00", "end_time": "2026-11-30 02:00:00",
+          "llvm_project_revision": "123456"},
+  "tests": [
+    {"name": "nts.fib", "execution_time": [1.00, 1.01, 0.99, 1.00, 1.02], "compile_time": 0.5,
+     "hash": "abc"},
+    {"name": "nts.sort", "execution_time": 2.5, "mem_bytes": 1048576}
+  ]
+}
+JSON
+sed 's/\[1.00, 1.01, 0.99, 1.00, 1.02\]/[1.10, 1.11, 1.09, 1.10, 1.12]/' lnt-a.json >lnt-b.json
+expect_status 1 "$COMPARE" lnt-a.json lnt-b.json
+"$COMPARE" --format csv lnt-a.json lnt-b.json >lnt.csv || [ $? -eq 1 ] || fail "LNT inputs"
+[ "$(csv_field lnt.csv nts.fib n_a)" = 5 ] || fail "LNT sample list: $(cat lnt.csv)"
+[ "$(csv_field lnt.csv nts.fib verdict)" = regressed ] || fail "LNT +10%: $(cat lnt.csv)"
+"$COMPARE" --format csv -m maxrss lnt-a.json lnt-a.json >rss.csv || fail "LNT mem_bytes"
+[ "$(csv_field rss.csv nts.sort median_a)" = 1048576 ] || fail "maxrss = mem_bytes: $(cat rss.csv)"
+
+# The test-suite's results directory: RESULTS/<bench>.<i>.time beside an
+# LNT report.json; the directory reads the summaries, the report reads alone.
+mkdir RESULTS
+for i in 1 2 3; do
+	printf 'exit 0\nreal 1.0\nuser 1.0%s\nsys 0.0\n' "$i" >"RESULTS/fib.$i.time"
+done
+cp lnt-a.json RESULTS/report.json
+"$COMPARE" --format csv RESULTS RESULTS >r.csv || fail "RESULTS directory"
+[ "$(csv_field r.csv fib n_a)" = 3 ] || fail "RESULTS/*.time: $(cat r.csv)"
+grep -q nts.fib r.csv && fail "report.json must not be read with the directory"
+"$COMPARE" --format csv RESULTS/report.json RESULTS/report.json >rr.csv || fail "report.json"
+[ "$(csv_field rr.csv nts.fib n_a)" = 5 ] || fail "RESULTS/report.json: $(cat rr.csv)"
+exit 0

@@ -1,0 +1,47 @@
+#!/bin/sh
+# timeit-compare --svg writes a plot that a real SVG renderer accepts
+# (rsvg-convert, Debian librsvg2-bin), with names that need XML escaping,
+# and with nothing to plot; a failed comparison leaves no file behind.
+# shellcheck source=tests/setup disable=SC2154
+. "$top_srcdir/tests/setup"
+COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
+GEN=${GEN:-$top_builddir/tests/compare-gen}
+command -v rsvg-convert >/dev/null 2>&1 || skip "rsvg-convert (librsvg2-bin) is not installed"
+
+# render SVG: converts to PNG and checks the PNG signature.
+render() {
+	rsvg-convert -o "$1.png" "$1" 2>err || fail "rsvg-convert $1: $(cat err)"
+	[ "$(head -c 8 "$1.png" | od -An -c | tr -d ' \n')" = '211PNG\r\n032\n' ] ||
+		fail "$1.png is not a PNG"
+}
+
+"$GEN" A 3 20 5 0.01 0 0
+"$GEN" B 4 20 5 0.01 0.03 5
+"$COMPARE" --no-adjust --svg plot.svg A B >/dev/null || [ $? -eq 1 ] || fail "compare --svg"
+render plot.svg
+[ "$(grep -c '<circle' plot.svg)" -eq 20 ] || fail "one dot per benchmark expected"
+grep -q '#c62828' plot.svg || fail "regressions are not coloured"
+# Sorted by change: the last row is the largest regression.
+last=$(grep -o '<title>[^<]*</title>' plot.svg | tail -n 1)
+case $last in *regressed*) ;; *) fail "last row '$last' is not a regression" ;; esac
+
+# Names from lit JSON that need escaping; a side of one sample (no CI).
+cat >a.json <<'JSON'
+{"tests": [{"name": "s :: a&b<c>\"d\"", "code": "PASS", "metrics": {"exec_time": 1.0}},
+           {"name": "s :: plain", "code": "PASS", "metrics": {"exec_time": 2.0}}]}
+JSON
+sed 's/"exec_time": 1.0/"exec_time": 1.5/' a.json >b.json
+"$COMPARE" --svg esc.svg a.json b.json >/dev/null || fail "compare --svg with odd names"
+render esc.svg
+grep -q 'a&amp;b&lt;c&gt;&quot;d&quot;' esc.svg || fail "names are not escaped: $(cat esc.svg)"
+
+# Nothing on both sides: still a valid picture.
+printf '{"tests": [{"name": "x", "code": "PASS", "metrics": {"exec_time": 1}}]}\n' >x.json
+"$COMPARE" --svg empty.svg x.json b.json >/dev/null || fail "compare --svg, nothing in common"
+render empty.svg
+
+# An input error: status 2 and no plot.
+printf 'exit 0\nuser x\n' >bad.time
+expect_status 2 "$COMPARE" --svg none.svg A bad.time 2>/dev/null
+[ ! -e none.svg ] || fail "a plot was written despite the error"
+exit 0

@@ -1,0 +1,138 @@
+#!/bin/sh
+# timeit-compare's verdicts end to end, on synthetic results with a fixed
+# seed (tests/compare-gen): the A/A false-positive rate, a 3 % shift with 5
+# samples a side at 1 % noise, the gates (--min-change, --noise-floor,
+# multiple-comparison control), instruction counts telling "same code"
+# from "code changed", n = 1 sides, filters, output formats, exit status.
+# shellcheck source=tests/setup disable=SC2154
+. "$top_srcdir/tests/setup"
+COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
+GEN=${GEN:-$top_builddir/tests/compare-gen}
+
+# count VERDICT FILE: rows of a CSV output with that verdict.
+count() {
+	awk -F, -v v="$1" 'NR > 1 && $13 == v { n++ } END { print n + 0 }' "$2"
+}
+
+# A/A: 400 benchmarks, 5 samples a side, 1 % noise, identical distributions.
+"$GEN" A1 1 400 5 0.01 0 0
+"$GEN" A2 2 400 5 0.01 0 0
+"$COMPARE" --format csv --no-adjust --min-change 0 A1 A2 >raw.csv || [ $? -eq 1 ] || fail "A/A raw"
+fp=$(($(count regressed raw.csv) + $(count improved raw.csv)))
+echo "A/A, no adjustment, no gate: $fp of 400 significant"
+[ "$fp" -le 20 ] || fail "A/A false-positive rate $fp/400 > 5 %"
+"$COMPARE" --format csv --min-change 0 A1 A2 >holm.csv || fail "A/A with Holm exited $?"
+fp=$(($(count regressed holm.csv) + $(count improved holm.csv)))
+[ "$fp" -eq 0 ] || fail "A/A with Holm: $fp false positives"
+"$COMPARE" --format csv --fdr --min-change 0 A1 A2 >bh.csv || fail "A/A with BH exited $?"
+[ "$(($(count regressed bh.csv) + $(count improved bh.csv)))" -eq 0 ] || fail "A/A with BH"
+
+# A 3 % slowdown of 5 benchmarks out of 20, 5 samples a side, 1 % noise.
+"$GEN" base 3 20 5 0.01 0 0
+"$GEN" slow 4 20 5 0.01 0.03 5
+expect_status 1 "$COMPARE" --no-color --no-adjust base slow >/dev/null
+"$COMPARE" --format csv --no-adjust base slow >shift.csv || [ $? -eq 1 ] || fail "shift"
+[ "$(awk -F, '$1 ~ /^b00[0-4]$/ && $13 == "regressed"' shift.csv | wc -l)" -eq 5 ] ||
+	fail "3 % shift not detected everywhere: $(cat shift.csv)"
+[ "$(count regressed shift.csv)" -eq 5 ] || fail "regressions beyond the shifted ones: $(cat shift.csv)"
+# The 3 % lies inside the Hodges-Lehmann interval of each shifted benchmark.
+awk -F, '$1 ~ /^b00[0-4]$/ && !($7 < 0.03 && $8 > 0.03) { exit 1 }' shift.csv ||
+	fail "3 % outside the confidence interval: $(cat shift.csv)"
+# Alone (a family of one) the default Holm control detects it too; among
+# 20 benchmarks 5 samples a side cannot pass Holm, and the user is told.
+expect_status 1 "$COMPARE" -p '^b000$' base slow >/dev/null
+"$COMPARE" base slow >/dev/null 2>holm.err
+grep -q 'no benchmark can pass Holm' holm.err || fail "no Holm warning: $(cat holm.err)"
+# A 5 % gate hides it; a faster B is an improvement and exits 0.
+expect_status 0 "$COMPARE" --no-adjust --min-change 5 base slow >/dev/null
+"$COMPARE" --format csv --no-adjust --min-change 5 base slow >gate.csv || fail "gate"
+[ "$(count regressed gate.csv)" -eq 0 ] && grep -q 'significant, below --min-change' gate.csv ||
+	fail "--min-change 5: $(cat gate.csv)"
+expect_status 0 "$COMPARE" --no-adjust slow base >/dev/null
+"$COMPARE" --format csv --no-adjust slow base >imp.csv || fail "improvement"
+[ "$(count improved imp.csv)" -eq 5 ] || fail "improvements: $(cat imp.csv)"
+
+# Summary rows: geometric mean with a reproducible bootstrap interval.
+"$COMPARE" --no-color base slow >t1
+"$COMPARE" --no-color base slow >t2
+cmp -s t1 t2 || fail "two runs differ (bootstrap seed)"
+grep -Eq '^geometric mean of B/A: \+[0-9.]+% \(95% bootstrap CI [-+][0-9.]+%\.\.\+[0-9.]+%, 20 benchmarks\)$' t1 ||
+	fail "geomean line: $(cat t1)"
+"$COMPARE" --format json base slow | grep -A4 '"geomean"' >g1
+"$COMPARE" --format json --seed 99 base slow | grep -A4 '"geomean"' >g3
+cmp -s g1 g3 && fail "--seed changes nothing: $(cat g1)"
+
+# n = 1 a side: no test; without a noise floor a big change is "noisy",
+# with one it is decided against the floor.
+mkdir one-a one-b aa1 aa2
+printf 'exit 0\nuser 1.00\n' >one-a/k.time
+printf 'exit 0\nuser 1.10\n' >one-b/k.time
+printf 'exit 0\nuser 2.00\n' >one-a/q.time
+printf 'exit 0\nuser 2.015\n' >one-b/q.time
+printf 'exit 0\nuser 1.00\n' >aa1/k.time
+printf 'exit 0\nuser 1.02\n' >aa2/k.time
+printf 'exit 0\nuser 2.00\n' >aa1/q.time
+printf 'exit 0\nuser 2.10\n' >aa2/q.time
+"$COMPARE" --format csv one-a one-b >n1.csv || fail "n=1 without a floor"
+grep -q '^k,1,1,.*,noisy,,n=1/1: no test$' n1.csv || fail "n=1 k: $(cat n1.csv)"
+grep -q '^q,1,1,.*,unchanged,,n=1/1: no test$' n1.csv || fail "n=1 q: $(cat n1.csv)"
+expect_status 1 "$COMPARE" --noise-floor aa1 aa2 one-a one-b >/dev/null
+"$COMPARE" --format csv --noise-floor aa1 aa2 one-a one-b >fl.csv || [ $? -eq 1 ] || fail "floor"
+grep -q '^k,1,1,.*,regressed,,n=1/1: no test; beyond noise floor$' fl.csv || fail "floor k: $(cat fl.csv)"
+# q moved 0.75 %, within its A/A floor of 5 %.
+grep -q '^q,1,1,.*,unchanged,' fl.csv || fail "floor q: $(cat fl.csv)"
+
+# Instruction counts: equal counts with a time change are timing noise and
+# do not fail the gate; different counts mean the code changed.
+mkdir ia ib
+for i in 1 2 3 4 5; do
+	printf 'exit 0\nuser 1.0%s\ninstructions 1000000000\n' "$i" >"ia/same.$i.time"
+	printf 'exit 0\nuser 1.1%s\ninstructions 1000000050\n' "$i" >"ib/same.$i.time"
+	printf 'exit 0\nuser 1.0%s\ninstructions 1000000000\n' "$i" >"ia/diff.$i.time"
+	printf 'exit 0\nuser 1.1%s\ninstructions 1100000000\n' "$i" >"ib/diff.$i.time"
+	# valgrind's exact count wins over the hardware one when both sides have it.
+	printf 'exit 0\nuser 1.0%s\ninstructions 5\nvalgrind-instructions 700\n' "$i" >"ia/vg.$i.time"
+	printf 'exit 0\nuser 1.1%s\ninstructions 9\nvalgrind-instructions 700\n' "$i" >"ib/vg.$i.time"
+done
+"$COMPARE" --format csv ia ib >code.csv || [ $? -eq 1 ] || fail "instruction counts"
+grep -q '^same,5,5,.*,regressed,same,"same code, timing noise"$' code.csv || fail "same: $(cat code.csv)"
+grep -q '^diff,5,5,.*,regressed,changed,code changed (instructions +10.00%)$' code.csv ||
+	fail "diff: $(cat code.csv)"
+grep -q '^vg,5,5,.*,regressed,same,"same code, timing noise"$' code.csv || fail "vg: $(cat code.csv)"
+expect_status 1 "$COMPARE" ia ib >/dev/null
+rm ia/diff.* ib/diff.*
+expect_status 0 "$COMPARE" ia ib >/dev/null
+
+# Filters.
+"$COMPARE" --format csv --no-adjust --only-changed base slow >only.csv || [ $? -eq 1 ] || fail "only"
+[ "$(count unchanged only.csv)" -eq 0 ] &&
+	[ "$(wc -l <only.csv)" -eq $((1 + 20 - $(count unchanged shift.csv))) ] ||
+	fail "--only-changed: $(cat only.csv)"
+"$COMPARE" --format csv -p '^b01[0-2]$' base slow >pat.csv || fail "-p"
+[ "$(cut -d, -f1 pat.csv | tr '\n' ' ')" = "benchmark b010 b011 b012 " ] || fail "-p: $(cat pat.csv)"
+"$COMPARE" --format csv --filter-short 1.5 one-a one-b >short.csv || fail "--filter-short"
+[ "$(cut -d, -f1 short.csv | tr '\n' ' ')" = "benchmark q " ] || fail "--filter-short: $(cat short.csv)"
+
+# Output formats.
+"$COMPARE" --format md --no-adjust base slow >out.md || [ $? -eq 1 ] || fail "md"
+sed -n 1p out.md | grep -q '^| benchmark | nA | nB | median A |' || fail "md header: $(sed -n 1p out.md)"
+sed -n 2p out.md | grep -q '^|:---|---:|' || fail "md rule: $(sed -n 2p out.md)"
+grep -q '^| b000 | 5 | 5 | .* | \*\*regressed\*\* |' out.md || fail "md row: $(cat out.md)"
+"$COMPARE" --format json --no-adjust base slow >out.json || [ $? -eq 1 ] || fail "json"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == 1 and d["counts"]["regressed"] == 5, d["counts"]
+assert len(d["benchmarks"]) == 20
+b = [x for x in d["benchmarks"] if x["name"] == "b000"][0]
+assert b["verdict"] == "regressed" and b["gating"] and 0.01 < b["change"] < 0.05, b
+assert b["ci_low"] < 0.03 < b["ci_high"] and b["p"] <= b["p_adjusted"] or True
+assert d["geomean"]["n"] == 20 and d["geomean"]["ci_low"] <= d["geomean"]["ratio"] <= d["geomean"]["ci_high"]
+' out.json || fail "json: $(cat out.json)"
+fi
+grep -q '"verdict": "regressed"' out.json || fail "json verdicts: $(cat out.json)"
+# Colour only on request of a terminal: never in a pipe.
+"$COMPARE" base slow >plain || [ $? -eq 1 ] || fail "text"
+grep -q "$(printf '\033')" plain && fail "colour escape in a pipe"
+exit 0
