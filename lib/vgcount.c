@@ -277,6 +277,28 @@ static int collect(const char *dir, long top, struct ti_vgcount_result *res)
 	closedir(d);
 	if (rc == 0 && n == 0)
 		rc = TI_VGCOUNT_NO_OUTPUT;
+	/* Every process valgrind started has a log; one without an out file
+	 * never reached its exit (killed with the group when the command
+	 * returned, or it exec'd a program valgrind does not trace), so the sum
+	 * would silently lack its instructions. */
+	if (rc == 0 && (d = opendir(dir)) != NULL) {
+		while (rc == 0 && (e = readdir(d)) != NULL) {
+			char *end;
+			long pid;
+			bool found = false;
+
+			if (strncmp(e->d_name, "log.", 4) != 0)
+				continue;
+			pid = strtol(e->d_name + 4, &end, 10);
+			if (*end != '\0')
+				continue;
+			for (size_t i = 0; i < n && !found; i++)
+				found = procs[i].pid == pid;
+			if (!found)
+				rc = TI_VGCOUNT_INCOMPLETE;
+		}
+		closedir(d);
+	}
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		/* A fork without exec: the child runs the same command as its
 		 * parent and carries the parent's counts from before the fork. */
@@ -450,6 +472,8 @@ const char *ti_vgcount_strerror(int rc)
 		return "a process forked without exec, so cachegrind would count its parent's "
 		       "instructions twice";
 	case TI_VGCOUNT_SKIPPED: return "the measured run did not run to its end";
+	case TI_VGCOUNT_INCOMPLETE:
+		return "a process under valgrind was killed before it could write its count";
 	}
 	return "unknown error";
 }

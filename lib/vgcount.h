@@ -30,6 +30,7 @@ enum ti_vgcount_rc {
 	TI_VGCOUNT_BAD_OUTPUT = -8,	/* a cachegrind file without an Ir total */
 	TI_VGCOUNT_FORKED = -9,		/* a process forked without exec */
 	TI_VGCOUNT_SKIPPED = -10,	/* the measured run did not run to an end */
+	TI_VGCOUNT_INCOMPLETE = -11,	/* a process was killed before it wrote its count */
 };
 
 struct ti_vgcount_opts {

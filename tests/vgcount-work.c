@@ -9,6 +9,7 @@
  *   if-valgrind ...  the rest of the actions only when run under valgrind
  *                    (its preload library is in LD_PRELOAD)
  *   sleep MS         sleep MS milliseconds
+ *   orphan MS        fork a child that sleeps MS milliseconds, not waited for
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -75,6 +76,19 @@ int main(int argc, char **argv)
 			const char *p = getenv("LD_PRELOAD");
 			if (!p || !strstr(p, "vgpreload"))
 				return 0;
+		} else if (!strcmp(a, "orphan") && i + 1 < argc) {
+			long ms = atol(argv[++i]);
+			struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
+			pid_t pid = fork();
+			if (pid < 0) {
+				perror("vgcount-work: fork");
+				return 99;
+			}
+			if (pid == 0) {
+				while (nanosleep(&ts, &ts) < 0)
+					;
+				_exit(0);
+			}
 		} else if (!strcmp(a, "sleep") && i + 1 < argc) {
 			long ms = atol(argv[++i]);
 			struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };

@@ -86,6 +86,13 @@ expect_status 0 "$TIMEIT" --summary s --count-instructions=valgrind "$W" fork 1 
 grep -q "forked without exec" err || fail "no fork warning: $(cat err)"
 ! grep -q valgrind-instructions s || fail "a count for a fork without exec"
 
+# A process killed with the group when the command returned never wrote
+# its count: the sum would lack it, so there is none.
+expect_status 0 "$TIMEIT" --summary s --count-instructions=valgrind "$W" orphan 30000 2>err
+grep -q "^timeit: warning: --count-instructions: a process under valgrind was killed before it could write its count: no valgrind-instructions\$" err ||
+	fail "no incomplete warning: $(cat err)"
+! grep -q valgrind-instructions s || fail "a count that lacks a process"
+
 # JSON: the count, the tool, valgrind's version, the extra run's time.
 "$TIMEIT" --summary s --json j --count-instructions=valgrind "$W" work 2000 2>err
 v=$(valgrind --version | sed 's/^valgrind-//')
