@@ -78,6 +78,9 @@ in_range "$real" 0.9 20 || fail "--timeout 1 took $real s"
 group_gone "$(cat pf)"
 # --timeout 0 is no timeout.
 run 0 --timeout 0 "$AUX" sleep 100
+# A timeout too large for the timer is no timeout, not an error.
+run 0 --timeout 18446744073709551615 "$AUX" exit 0
+run 0 --timeout 4294967296 "$AUX" exit 0
 # A child that ends before the timeout is not touched.
 run 5 --timeout 100 "$AUX" exit 5
 [ ! -s err ] || fail "a run within its timeout said: $(cat err)"
@@ -132,6 +135,12 @@ expect_status 0 "$TIMEIT" --summary s --append-exitstatus --redirect-stdout out 
 printf 'hello\nexit 143\n' | cmp -s - out || fail "--append-exitstatus, signal: output is '$(cat out)'"
 [ "$(cat err2)" = world ] || fail "--append-exitstatus: stderr file is '$(cat err2)'"
 [ "$(sed -n 1p s)" = "exit 143" ] || fail "--append-exitstatus, signal: summary says $(sed -n 1p s)"
+# An exec failure is a status like any other: appended, and 0.
+rm -f s
+expect_status 0 "$TIMEIT" --summary s --append-exitstatus --redirect-output out ./missing 2>err
+[ "$(cat out)" = "exit 127" ] || fail "--append-exitstatus, exec failure: output is '$(cat out)'"
+[ "$(sed -n 1p s)" = "exit 127" ] || fail "--append-exitstatus, exec failure: summary says $(sed -n 1p s)"
+grep -q 'missing' err || fail "--append-exitstatus hid the exec error"
 # The output file ends in exactly what the reference outputs of
 # SingleSource/MultiSource expect: the last line is "exit N".
 expect_status 0 "$TIMEIT" --append-exitstatus --redirect-output out "$AUX" exit 7 2>/dev/null

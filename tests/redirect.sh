@@ -60,6 +60,9 @@ expect_status 0 "$TIMEIT" --summary s --redirect-input in "$AUX" cat >out
 cmp -s in out || fail "--redirect-input: the command read '$(cat out)'"
 expect_status 0 "$TIMEIT" --summary s --redirect-input /dev/null "$AUX" cat >out
 [ ! -s out ] || fail "--redirect-input /dev/null: the command read '$(cat out)'"
+# Without --redirect-input the command reads timeit's stdin.
+printf 'piped\n' | "$TIMEIT" --summary s "$AUX" cat >out
+check out piped
 # All three at once, as lit's RUN lines use them.
 expect_status 0 "$TIMEIT" --summary s --redirect-input in --redirect-output all \
 	"$AUX" cat eprint end
