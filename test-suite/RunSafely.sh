@@ -12,7 +12,7 @@
 #                   fail signal N | fail exit N | fail output | fail timeit N
 #   SUMMARY         timeit's summary; renamed SUMMARY.wrong-output when the
 #                   output is wrong, so no comparison uses its time
-# environment: TIMEIT TIMEIT_FLAGS RUNTIMELIMIT LIMIT_FILE_SIZE LIMIT_RSS_SIZE
+# environment: TIMEIT SUITE_TIMEIT_FLAGS RUNTIMELIMIT LIMIT_FILE_SIZE LIMIT_RSS_SIZE
 #              FPCMP FP_TOLERANCE FP_ABSTOLERANCE
 set -u
 name=$1 outbase=$2 summary=$3 reference=$4 binary=$5
@@ -31,11 +31,11 @@ rm -f "$summary" "$summary.wrong-output" "$outbase.out" "$outbase.err" "$outbase
 [ -x "$binary" ] || verdict "fail build"
 
 # The arguments lit's timeit module passes (litsupport/modules/timeit.py);
-# TIMEIT_FLAGS is split into words on purpose.
+# SUITE_TIMEIT_FLAGS (TIMEIT_FLAGS, COUNT_INSTRUCTIONS) is split into words on purpose.
 # shellcheck disable=SC2086
 "$TIMEIT" --timeout "$RUNTIMELIMIT" --limit-core 0 --limit-cpu "$RUNTIMELIMIT" \
 	--limit-file-size "$LIMIT_FILE_SIZE" --limit-rss-size "$LIMIT_RSS_SIZE" \
-	${TIMEIT_FLAGS:-} --redirect-input /dev/null --append-exitstatus \
+	${SUITE_TIMEIT_FLAGS:-} --redirect-input /dev/null --append-exitstatus \
 	--redirect-output "$outbase.out" --summary "$summary" \
 	"$binary" "$@" 2> "$outbase.err"
 rc=$?

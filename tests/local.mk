@@ -36,10 +36,6 @@ EXTRA_DIST += tests/events.sh
 # timeit-compare: statistics, JSON reader and result readers.
 TESTS += tests/stats-test tests/jsonread-test
 check_PROGRAMS += tests/stats-test tests/jsonread-test
-
-# Black-box tests of the timeit binary.
-TESTS += tests/cli.sh tests/exit-status.sh tests/summary.sh
-EXTRA_DIST += tests/cli.sh tests/exit-status.sh tests/summary.sh
 TESTS += tests/repeat-test
 check_PROGRAMS += tests/repeat-test
 TESTS += tests/repeat.sh
@@ -50,8 +46,30 @@ TESTS += tests/vgcount-test tests/vgcount.sh tests/vgcount-missing.sh
 check_PROGRAMS += tests/vgcount-test tests/vgcount-work
 tests_vgcount_work_SOURCES = tests/vgcount-work.c
 EXTRA_DIST += tests/vgcount.sh tests/vgcount-missing.sh
+
+# Black-box tests of the timeit binary.
+TESTS += tests/cli.sh tests/exit-status.sh tests/summary.sh
+EXTRA_DIST += tests/cli.sh tests/exit-status.sh tests/summary.sh
 TESTS += tests/signals.sh tests/redirect.sh tests/limits.sh tests/measure.sh
 EXTRA_DIST += tests/signals.sh tests/redirect.sh tests/limits.sh tests/measure.sh
+
+# Issue 6: timeit-perf, the perf-stat wrapper.
+TESTS += tests/perfwrap-conformance.sh tests/perfwrap-lint.sh tests/perfwrap-fallback.sh
+EXTRA_DIST += tests/perfwrap-conformance.sh tests/perfwrap-lint.sh tests/perfwrap-fallback.sh
+TESTS += tests/noise-test
+check_PROGRAMS += tests/noise-test
+TESTS += tests/noise.sh
+EXTRA_DIST += tests/noise.sh
+
+# Issue 7: fault injection and robustness (each a few seconds at most).
+TESTS += tests/reliability-summary.sh tests/reliability-nofile.sh \
+	tests/reliability-timeout.sh tests/reliability-signals.sh \
+	tests/reliability-concurrent.sh tests/reliability-stdio.sh \
+	tests/reliability-inherit.sh tests/reliability-valgrind.sh
+EXTRA_DIST += tests/reliability-summary.sh tests/reliability-nofile.sh \
+	tests/reliability-timeout.sh tests/reliability-signals.sh \
+	tests/reliability-concurrent.sh tests/reliability-stdio.sh \
+	tests/reliability-inherit.sh tests/reliability-valgrind.sh
 
 # timeit-compare: end-to-end tests on generated and hand-written results.
 check_PROGRAMS += tests/compare-gen
@@ -59,3 +77,10 @@ TESTS += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.
 	tests/compare-svg.sh tests/compare-cli.sh
 EXTRA_DIST += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.sh \
 	tests/compare-svg.sh tests/compare-cli.sh
+
+# test-suite/: the bundled suite end to end (small sizes), sharding, the
+# arguments passed to timeit, fpcmp, and make ab.
+TESTS += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-args.sh \
+	tests/test-suite-ab.sh
+EXTRA_DIST += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-args.sh \
+	tests/test-suite-ab.sh

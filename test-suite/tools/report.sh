@@ -7,7 +7,7 @@
 # usage: report.sh [-q] O RESULTS SAMPLES DIR/NAME...
 #   -q  write the reports but print only the failures and the totals
 # environment (recorded as run and machine info): CC CFLAGS CPPFLAGS
-#   LDFLAGS CC_VERSION TIMEIT TIMEIT_FLAGS START_TIME REVISION SIZE SHARD
+#   LDFLAGS CC_VERSION TIMEIT SUITE_TIMEIT_FLAGS START_TIME REVISION SIZE SHARD
 set -eu
 LC_ALL=C
 export LC_ALL
@@ -58,7 +58,7 @@ awk -F '\t' -v quiet="$quiet" -v json="$out/report.json.tmp" -v csv="$out/report
 	-v start="${START_TIME:-$end_time}" -v end="$end_time" -v rev="${REVISION:-0}" \
 	-v cc="${CC:-cc}" -v ccv="${CC_VERSION:-unknown}" -v cflags="${CFLAGS:-}" \
 	-v cppflags="${CPPFLAGS:-}" -v ldflags="${LDFLAGS:-}" -v timeit="${TIMEIT:-timeit}" \
-	-v tversion="$timeit_version" -v tflags="${TIMEIT_FLAGS:-}" -v samples="$samples" \
+	-v tversion="$timeit_version" -v tflags="${SUITE_TIMEIT_FLAGS:-}" -v samples="$samples" \
 	-v size="${SIZE:-default}" -v shard="${SHARD:-}" '
 # JSON string escaping (RFC 8259 section 7): quote, backslash, controls.
 function q(s) {

@@ -1,0 +1,81 @@
+#!/bin/sh
+# test-suite: what the suite passes to $(TIMEIT) (lit's arguments, in
+# lit's order, TIMEIT_FLAGS, COUNT_INSTRUCTIONS=valgrind), and fpcmp's
+# tolerances (numbers within tolerance match, text must match exactly).
+# shellcheck source=tests/setup disable=SC2154
+. "$top_srcdir/tests/setup"
+unset MAKEFLAGS MFLAGS MAKELEVEL
+suite=$top_srcdir/test-suite
+
+# A timeit that logs its arguments, drops the flags under test and runs
+# the real one.
+cat > fake-timeit <<EOS
+#!/bin/sh
+printf '%s\n' "\$*" >> "$tmp/args"
+for a do
+	shift
+	case \$a in --count-instructions=*|--fake-flag) ;; *) set -- "\$@" "\$a" ;; esac
+done
+exec "$TIMEIT" "\$@"
+EOS
+chmod +x fake-timeit
+make -s -f "$suite/Makefile" O="$tmp/o" TIMEIT="$tmp/fake-timeit" SIZE=small SAMPLES=2 \
+	BENCHMARKS=tak RUNTIMELIMIT=77 TIMEIT_FLAGS='--fake-flag' COUNT_INSTRUCTIONS=valgrind > table
+grep -q 'tak  *pass  *2/2' table || fail "tak did not pass twice"
+o=$tmp/o
+for i in 1 2; do
+	want="--timeout 77 --limit-core 0 --limit-cpu 77 --limit-file-size 209715200"
+	want="$want --limit-rss-size 838860800 --fake-flag --count-instructions=valgrind"
+	want="$want --redirect-input /dev/null --append-exitstatus --redirect-output $o/Output/tak.$i.out"
+	want="$want --summary $o/results/tak.$i.time $o/bin/tak 30"
+	grep -qxF -- "$want" args || { cat args; fail "run $i: not lit's arguments"; }
+done
+grep -q "^--summary $o/Output/tak.compile.time --redirect-output $o/Output/tak.build.log cc -O2 " args ||
+	fail "the compile is not timed"
+[ "$(grep -vcx -- --version args)" -eq 3 ] || fail "expected one compile and two runs"
+grep -q '"timeit_flags": "--fake-flag --count-instructions=valgrind"' "$o/report.json" ||
+	fail "timeit flags not in the run info"
+
+# fpcmp: a table of STATUS FILE1 FILE2 FLAGS; a failure names its case
+# row number (dash has no LINENO).
+fpcmp=$o/tools/fpcmp
+[ -x "$fpcmp" ] || fail "fpcmp was not built"
+row=0
+check() {
+	row=$((row + 1))
+	want=$1 a=$2 b=$3
+	shift 3
+	printf '%b' "$a" > a.txt
+	printf '%b' "$b" > b.txt
+	set +e
+	"$fpcmp" "$@" a.txt b.txt 2> fpcmp.err
+	got=$?
+	set -e
+	[ "$got" -eq "$want" ] || fail "row $row: fpcmp $* '$a' '$b' exited $got, expected $want"
+}
+check 0 'x 1.5\nexit 0\n' 'x 1.5\nexit 0\n'
+check 0 'x 1.5\n' 'x 1.50\n'
+check 0 'x 1e3\n' 'x 1000.0\n'
+check 1 'x 1.5\n' 'x 1.5001\n'
+check 0 'x 1.5\n' 'x 1.5001\n' -r 1e-3
+check 1 'x 1.5\n' 'x 1.51\n' -r 1e-3
+check 0 'x 1.5\n' 'x 1.51\n' -a 0.02
+check 1 'x 1.5\n' 'x 1.51\n' -a 0.001
+check 0 'x -2.5 y\n' 'x -2.5000001 y\n' -r 1e-6
+check 1 'exit 0\n' 'exit 1\n' -r 1e-3
+check 1 'abc\n' 'abd\n'
+check 1 'abc\n' 'abc\n\n'
+check 1 'answer 42\n' 'answer 42 \n'
+check 0 'fib(30) 832040\n' 'fib(30) 832040\n'
+check 2 'a\n' 'a\n' -r x
+check 2 'a\n' 'a\n' -a -1
+grep -q "invalid tolerance '-1'" fpcmp.err || fail "no message for a negative tolerance"
+check 1 'x 1.5\n' 'x 1.6\n'
+grep -q 'a.txt:1 and b.txt:1: 1.5 and 1.6 differ' fpcmp.err || fail "fpcmp does not name the difference"
+set +e
+"$fpcmp" a.txt no-such-file 2> fpcmp.err
+got=$?
+set -e
+[ "$got" -eq 2 ] || fail "missing file: status $got"
+grep -q '^fpcmp: no-such-file: ' fpcmp.err || fail "missing file not named"
+exit 0

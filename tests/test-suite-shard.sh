@@ -1,0 +1,47 @@
+#!/bin/sh
+# test-suite SHARD=K/N: the shards of a suite partition it exactly (every
+# benchmark in exactly one shard, for several N), and a sharded run runs
+# and reports only its own benchmarks.
+# shellcheck source=tests/setup disable=SC2154
+. "$top_srcdir/tests/setup"
+unset MAKEFLAGS MFLAGS MAKELEVEL
+suite=$top_srcdir/test-suite
+dirs='SingleSource/Benchmarks SingleSource/SelfTest'
+
+list() {
+	make -s -f "$suite/Makefile" O="$tmp/o" TEST_DIRS="$dirs" TIMEIT="$TIMEIT" "$@" list
+}
+
+list | sort > all
+n=$(wc -l < all)
+[ "$n" -ge 15 ] || fail "only $n benchmarks listed"
+for shards in 1 2 3 4 7 "$n" $((n + 2)); do
+	: > union
+	k=1
+	while [ "$k" -le "$shards" ]; do
+		list SHARD="$k/$shards" > "shard.$k"
+		cat "shard.$k" >> union
+		# Round robin: sizes differ by at most one.
+		c=$(wc -l < "shard.$k")
+		if [ "$c" -lt $((n / shards)) ] || [ "$c" -gt $(((n + shards - 1) / shards)) ]; then
+			fail "shard $k/$shards has $c of $n"
+		fi
+		k=$((k + 1))
+	done
+	sort union > union.sorted
+	cmp -s all union.sorted || fail "the $shards shards do not partition the suite"
+done
+
+# Two real shard runs of the bundled benchmarks: each writes summaries of
+# its own benchmarks only, and together they cover the suite once.
+: > ran
+for k in 1 2; do
+	make -s -j2 -f "$suite/Makefile" O="$tmp/s$k" TIMEIT="$TIMEIT" SIZE=small \
+		SHARD="$k/2" > "table.$k"
+	grep -q '"shard": "'"$k"'/2"' "$tmp/s$k/report.json" || fail "shard not in run info"
+	(cd "$tmp/s$k/results" && ls) | sed 's/\.1\.time$//' >> ran
+done
+sort ran > ran.sorted
+make -s -f "$suite/Makefile" O="$tmp/o" TIMEIT="$TIMEIT" list | sed 's|.*/||' | sort > bundled
+cmp -s ran.sorted bundled || fail "the shard runs did not cover the suite exactly once"
+exit 0

@@ -1,0 +1,97 @@
+#!/bin/sh
+# test-suite: the bundled suite end to end at small sizes, with the
+# deliberately broken SelfTest programs: each failure is reported as what it
+# is, the rest still runs, make fails at the end, and the reports hold up
+# (JSON well-formed with the LNT fields, CSV columns).
+# shellcheck source=tests/setup disable=SC2154
+. "$top_srcdir/tests/setup"
+# The suite is its own make: keep the harness's make flags out of it.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+suite=$top_srcdir/test-suite
+o=$tmp/o
+
+set +e
+make -s -j2 -f "$suite/Makefile" O="$o" TIMEIT="$TIMEIT" SIZE=small SAMPLES=1 \
+	TEST_DIRS='SingleSource/Benchmarks SingleSource/SelfTest' > table 2> errors
+status=$?
+set -e
+cat table
+[ "$status" -ne 0 ] || fail "make succeeded although SelfTest benchmarks fail"
+
+# The table: every bundled benchmark passes, each broken one fails as itself.
+benchmarks=$(make -s -f "$suite/Makefile" list O="$o" | grep -c Benchmarks/)
+[ "$benchmarks" -ge 10 ] || fail "only $benchmarks bundled benchmarks"
+[ "$(grep -c 'Benchmarks/.* pass ' table)" -eq "$benchmarks" ] ||
+	fail "not every bundled benchmark passed"
+grep -q 'SelfTest/builderr  *FAIL .* fail build$' table || fail "builderr not 'fail build'"
+grep -q 'SelfTest/crash  *FAIL .* fail signal 11$' table || fail "crash not 'fail signal 11'"
+grep -q 'SelfTest/hang  *FAIL .* fail timeout$' table || fail "hang not 'fail timeout'"
+grep -q 'SelfTest/wrongout  *FAIL .* fail output$' table || fail "wrongout not 'fail output'"
+grep -q 'SelfTest/fptol  *pass ' table || fail "fptol (within tolerance) did not pass"
+total=$((benchmarks + 5))
+grep -qx "$total benchmarks, $((total - 4)) passed, 4 failed" table || fail "wrong totals"
+grep -q '^crash: fail signal 11' errors || fail "no message for crash on stderr"
+
+# Summaries: lit's format, the failures' own exit status, the wrong
+# output's summary set aside.
+r=$o/results
+for f in "$r"/hash.1.time "$r"/crash.1.time "$r"/hang.1.time; do
+	[ -f "$f" ] || fail "$f missing"
+	lit_user "$f" > /dev/null
+done
+[ "$(summary_value "$r/hash.1.time" exit)" = 0 ] || fail "hash: exit not 0"
+[ "$(summary_value "$r/crash.1.time" exit)" = 139 ] || fail "crash: exit not 139"
+[ "$(summary_value "$r/hang.1.time" exit)" = 137 ] || fail "hang: exit not 137"
+[ -f "$r/wrongout.1.time.wrong-output" ] || fail "wrongout's summary not set aside"
+[ ! -f "$r/wrongout.1.time" ] || fail "wrongout's summary left for comparisons"
+[ ! -f "$r/builderr.1.time" ] || fail "builderr has a summary"
+tail -n 1 "$o/Output/hash.1.out" | grep -qx 'exit 0' || fail "output lacks 'exit 0'"
+grep -q '42 and 41 differ' "$o/Output/wrongout.1.diff" ||
+	fail "wrongout.1.diff does not name the difference"
+
+# report.json: well-formed JSON, LNT format 2, samples as lists.
+j=$o/report.json
+awk -f "$suite/tools/jsoncheck.awk" "$j" || fail "report.json is not valid JSON"
+grep -q '^  "format_version": "2",$' "$j" || fail "no format_version 2"
+for key in name os hardware start_time end_time llvm_project_revision cc_version cflags timeit; do
+	grep -q "^    \"$key\": \"" "$j" || fail "report.json lacks $key"
+done
+grep -q '"cflags": "-O2"' "$j" || fail "cflags not recorded"
+[ "$(grep -c '"name": "nts\.SingleSource/' "$j")" -eq "$total" ] || fail "tests missing in report.json"
+grep -q '"execution_time": \[[0-9.]*\]' "$j" || fail "execution_time not a list"
+grep -q '"compile_time": \[[0-9.]*\]' "$j" || fail "compile_time not a list"
+# Exactly the failures carry a status: builderr both, the others execution.
+[ "$(grep -c '"compile_status": 1' "$j")" -eq 1 ] || fail "compile_status count"
+[ "$(grep -c '"execution_status": 1' "$j")" -eq 4 ] || fail "execution_status count"
+awk '/"name": "nts.SingleSource\/Benchmarks\/hash"/ { f = 1 } f && /"execution_time": \[/ { ok = 1 }
+	f && /^    }/ { exit !ok }' "$j" || fail "hash has no execution_time"
+if command -v jq > /dev/null 2>&1; then
+	jq -e '.format_version == "2" and (.tests | length) > 10 and
+		all(.tests[]; .name | startswith("nts."))' "$j" > /dev/null || fail "jq rejects report.json"
+fi
+
+# report.csv: header, one row per sample, nine columns.
+c=$o/report.csv
+head -n 1 "$c" | grep -qx 'name,sample,status,exit,user,real,sys,compile_time,hash' ||
+	fail "CSV header"
+[ "$(wc -l < "$c")" -eq $((total + 1)) ] || fail "CSV rows"
+awk -F, 'NR > 1 && NF != 9 { exit 1 }' "$c" || fail "CSV row without 9 columns"
+grep -q '^SingleSource/SelfTest/crash,1,fail signal 11,139,' "$c" || fail "CSV crash row"
+
+# Nothing is redone when nothing changed; a flag change rebuilds.
+make -s -f "$suite/Makefile" O="$o" TIMEIT="$TIMEIT" SIZE=small BENCHMARKS=tak > again
+if grep -q 'CC\|RUN' again; then
+	fail "an up-to-date run was redone"
+fi
+make -s -f "$suite/Makefile" O="$o" TIMEIT="$TIMEIT" SIZE=small BENCHMARKS=tak \
+	CFLAGS='-O1' > again
+grep -q 'CC *tak' again || fail "a CFLAGS change did not rebuild"
+grep -q '"cflags": "-O1"' "$j" || fail "-O1 not in the new report"
+
+# Bad settings are refused before anything runs.
+for bad in SAMPLES=0 SAMPLES=x SIZE=huge SHARD=0/2 SHARD=3/2 SHARD=1 BENCHMARKS=nosuch; do
+	if make -s -f "$suite/Makefile" O="$tmp/bad" TIMEIT="$TIMEIT" "$bad" list > /dev/null 2>&1; then
+		fail "$bad accepted"
+	fi
+done
+exit 0
