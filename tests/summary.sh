@@ -66,6 +66,9 @@ expect_status 0 "$TIMEIT" --summary s --no-perf --report-maxrss "$AUX" burn 20
 check_layout s 0 yes
 expect_status 0 "$TIMEIT" --summary s --rusage-times "$AUX" burn 20
 check_layout s 0 no
+# Repeated runs add their statistics under the same rules.
+expect_status 0 "$TIMEIT" --summary s --repeat 3 --warmup 1 --report-maxrss "$AUX" burn 5
+check_layout s 0 yes
 
 # Without --summary: the report on stderr, in both layouts.
 expect_status 0 "$TIMEIT" -q "$AUX" print hello >out 2>err
