@@ -1,3 +1,4 @@
 # man/: manual pages.
 dist_man_MANS += man/timeit.1
 dist_man_MANS += man/timeit-compare.1
+dist_man_MANS += man/timeit-perf.1

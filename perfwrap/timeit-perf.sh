@@ -225,8 +225,18 @@ sum_tmp=
 trap 'rm -rf "$t"; [ -z "$sum_tmp" ] || rm -f "$sum_tmp"' EXIT
 
 # perf's own diagnostics and CSV must not depend on the user's locale (a
-# decimal comma in CSV); the command gets LC_ALL back in the setup shell.
-if [ "${LC_ALL+set}" = set ]; then lc_state="set:$LC_ALL"; else lc_state="unset"; fi
+# decimal comma in CSV), and perf itself puts its exec path in front of
+# PATH and sets PERF_BUILDID_DIR and PREFIX: the setup shell gives the
+# command the environment timeit-perf was given.
+env_state() {
+	eval "if [ \"\${$1+set}\" = set ]; then echo \"set:\$$1\"; else echo unset; fi"
+}
+lc_state=$(env_state LC_ALL)
+path_state=$(env_state PATH)
+buildid_state=$(env_state PERF_BUILDID_DIR)
+prefix_state=$(env_state PREFIX)
+setsid_bin=$(command -v setsid)
+env_bin=$(command -v env)
 
 # A user event list is checked before anything runs, as timeit does.
 if [ "$use_perf" = 1 ] && [ "$o_events_set" = 1 ]; then
@@ -360,11 +370,17 @@ echo $? >"$t/status"
 read -r p 2>/dev/null <"$t/pid" && kill -s KILL -- "-$p" 2>/dev/null
 exit 0'
 
-# setup: $1 scratch dir, $2 limit spec, $3 LC_ALL state, $4 chdir set,
-# $5 chdir path, then the command.  Order as in lib/spawn.c: limits,
-# chdir, exec.
+# setup: $1 scratch dir, $2 limit spec, $3 chdir set, $4 chdir path, $5
+# setsid, $6 env, $7-$10 the states of LC_ALL, PATH, PERF_BUILDID_DIR and
+# PREFIX ("set:VALUE" or "unset"), then the command.  Order as in
+# lib/spawn.c: limits, chdir, exec.
 # shellcheck disable=SC2016
-setup='t=$1 lims=$2 lc=$3 cdset=$4 cdto=$5; shift 5
+setup='t=$1 lims=$2 cdset=$3 cdto=$4 setsid=$5 env=$6
+restore() {
+	case $2 in set:*) export "$1=${2#set:}" ;; *) unset "$1" ;; esac
+}
+restore LC_ALL "$7"; restore PATH "$8"; restore PERF_BUILDID_DIR "$9"; restore PREFIX "${10}"
+shift 10
 set -f
 echo $$ >"$t/pid"
 for l in $lims; do
@@ -373,7 +389,7 @@ for l in $lims; do
 done
 if [ "$cdset" = 1 ]; then
 	case $cdto in /*) d=$cdto ;; *) d=./$cdto ;; esac
-	oldpwd=${PWD-} pwdset=${PWD+set}
+	pwd0=${PWD-} pwdset=${PWD+set} oldpwd0=${OLDPWD-} oldpwdset=${OLDPWD+set}
 	if ! cd -P -- "$d" 2>/dev/null; then
 		if ! [ -e "$cdto" ]; then e="No such file or directory"
 		elif ! [ -d "$cdto" ]; then e="Not a directory"
@@ -382,9 +398,9 @@ if [ "$cdset" = 1 ]; then
 		exit 66
 	fi
 	# chdir(2) leaves the environment alone; cd does not.
-	if [ "$pwdset" = set ]; then PWD=$oldpwd; else unset PWD; fi
+	if [ "$pwdset" = set ]; then PWD=$pwd0; else unset PWD; fi
+	if [ "$oldpwdset" = set ]; then OLDPWD=$oldpwd0; else unset OLDPWD; fi
 fi
-case $lc in set:*) LC_ALL=${lc#set:}; export LC_ALL ;; *) unset LC_ALL ;; esac
 # The search of execvp(3), for its errno: a candidate that is not executable
 # is remembered (EACCES) and the search goes on; none at all is ENOENT.
 e=ENOENT
@@ -407,11 +423,12 @@ if [ "$e" = ENOENT ]; then
 elif [ -n "$e" ]; then
 	echo "126 $1: Permission denied" >"$t/fail"; exit 126
 fi
-exec setsid env --default-signal -- "$@" 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-'
+exec "$setsid" "$env" --default-signal -- "$@" 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-'
 
 cmd0=$1
 # The links after the run shell, as arguments.
-set -- "$shell" -c "$setup" sh "$t" "$limit_spec" "$lc_state" "$o_chdir_set" "$o_chdir" "$@"
+set -- "$shell" -c "$setup" sh "$t" "$limit_spec" "$o_chdir_set" "$o_chdir" "$setsid_bin" \
+	"$env_bin" "$lc_state" "$path_state" "$buildid_state" "$prefix_state" "$@"
 use_time=0
 if [ "$o_maxrss" = 1 ] || [ "$use_perf" = 0 ]; then
 	use_time=1

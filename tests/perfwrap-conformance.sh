@@ -1,0 +1,190 @@
+#!/bin/sh
+# One battery of command lines through both timeit and timeit-perf: the
+# exit status, the stderr messages, the summary's layout and keys, and the
+# files the command wrote must be the same; times agree within a tolerance.
+. "$top_srcdir/tests/setup"
+
+PERFWRAP=$top_builddir/perfwrap/timeit-perf
+[ -x "$PERFWRAP" ] || fail "$PERFWRAP was not built"
+perf_bin=${PERF:-perf}
+command -v "$perf_bin" >/dev/null 2>&1 || skip "perf is not installed (linux-perf)"
+"$perf_bin" stat -x, -o /dev/null -e task-clock true 2>/dev/null ||
+	skip "perf cannot count task-clock here"
+[ -x /usr/bin/time ] || skip "GNU time (/usr/bin/time) is needed for --report-maxrss"
+TIMEIT_PERF=$perf_bin
+export TIMEIT_PERF
+
+mkdir c p sub
+printf 'line one\nline two\n' >in
+printf 'echo not executable\n' >notexec
+chmod 644 notexec
+cases=0
+
+# run TOOL DIR ARGS...: run TOOL from DIR; keep its status and stderr there.
+# fds 3-9 are closed: timeit-perf uses them for itself (see its BUGS).
+run() {
+	tool=$1 dir=$2
+	shift 2
+	(
+		cd "$dir" || exit 99
+		set +e
+		"$tool" "$@" >stdout 2>stderr 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-
+		echo $? >status
+	)
+}
+
+# stderr lines with the program's name and the numbers taken out.
+norm_stderr() {
+	sed -e 's/^timeit-perf: /timeit: /' -e 's/TIMING OUT PROCESS: .*/TIMING OUT PROCESS: X/' \
+		-e 's/[0-9][0-9]*\.[0-9][0-9]*/N/g' -e 's/[0-9][0-9]* maxrss/N maxrss/' -e 's/  */ /g' "$1"
+}
+
+# keys FILE: the summary keys timeit-perf promises to share: tsc-ticks
+# (timestamp counter, C only) and *-running (multiplexing) depend on the
+# measurement, not on the contract.
+keys() {
+	awk '$1 != "tsc-ticks" && $1 !~ /-running$/ { print $1 }' "$1"
+}
+
+# close_enough A B ABS REL: |A-B| <= ABS + REL * max(A, B).
+close_enough() {
+	awk -v a="$1" -v b="$2" -v abs="$3" -v rel="$4" 'BEGIN {
+		d = a - b; if (d < 0) d = -d
+		m = a > b ? a : b
+		exit !(d <= abs + rel * m) }'
+}
+
+# check_summary NAME: compare c/NAME and p/NAME.
+check_summary() {
+	[ -e "c/$1" ] || { [ ! -e "p/$1" ] && return 0; fail "$label: timeit wrote no $1, timeit-perf did"; }
+	[ -e "p/$1" ] || fail "$label: timeit-perf wrote no $1"
+	# The reference's format strings, line by line.
+	for f in "c/$1" "p/$1"; do
+		awk 'NR == 1 && !/^exit [0-9]+$/ { exit 1 }
+		     NR >= 2 && NR <= 4 && !/^(real|user|sys) +[0-9]+\.[0-9][0-9][0-9][0-9]$/ { exit 1 }
+		     $1 == "maxrss" && !/^maxrss +[0-9]+$/ { exit 1 }
+		     NF != 2 { exit 1 }' "$f" || fail "$label: $f: bad layout: $(cat "$f")"
+	done
+	[ "$(keys "c/$1")" = "$(keys "p/$1")" ] ||
+		fail "$label: keys differ: timeit: $(keys "c/$1" | tr '\n' ' ') timeit-perf: $(keys "p/$1" | tr '\n' ' ')"
+	[ "$(summary_value "c/$1" exit)" = "$(summary_value "p/$1" exit)" ] ||
+		fail "$label: exit lines differ"
+	# Times: the perf path adds a few ms of shells and execs (BUGS);
+	# wall time also depends on the load of a shared VM.
+	for k in user sys task-clock; do
+		cv=$(summary_value "c/$1" "$k") pv=$(summary_value "p/$1" "$k")
+		[ -n "$cv" ] || continue
+		close_enough "$cv" "$pv" 0.06 0.25 || fail "$label: $k: timeit $cv, timeit-perf $pv"
+	done
+	close_enough "$(summary_value "c/$1" real)" "$(summary_value "p/$1" real)" 0.3 0.5 ||
+		fail "$label: real: timeit $(summary_value "c/$1" real), timeit-perf $(summary_value "p/$1" real)"
+	cv=$(summary_value "c/$1" maxrss)
+	if [ -n "$cv" ]; then
+		close_enough "$cv" "$(summary_value "p/$1" maxrss)" 8388608 0.15 ||
+			fail "$label: maxrss: timeit $cv, timeit-perf $(summary_value "p/$1" maxrss)"
+	fi
+}
+
+# case ARGS...: one command line through both programs.
+case_() {
+	cases=$((cases + 1))
+	label="case $cases ($*)"
+	rm -rf c p
+	mkdir c p
+	run "$TIMEIT" c "$@"
+	run "$PERFWRAP" p "$@"
+	[ "$(cat c/status)" = "$(cat p/status)" ] ||
+		fail "$label: status: timeit $(cat c/status), timeit-perf $(cat p/status); stderr: $(cat p/stderr)"
+	# Usage errors: the first line (the usage lists differ).
+	if [ "$(cat c/status)" = 1 ]; then
+		[ "$(norm_stderr c/stderr | head -n 1)" = "$(norm_stderr p/stderr | head -n 1)" ] ||
+			fail "$label: stderr: timeit '$(head -n 1 c/stderr)', timeit-perf '$(head -n 1 p/stderr)'"
+	else
+		[ "$(norm_stderr c/stderr)" = "$(norm_stderr p/stderr)" ] ||
+			fail "$label: stderr: timeit '$(cat c/stderr)', timeit-perf '$(cat p/stderr)'"
+	fi
+	check_summary S
+	# Every file the command wrote, byte for byte; --help: the usage lists
+	# differ, the first line does not.
+	help=0
+	case $1 in -h | --help) help=1 ;; esac
+	if [ "$help" = 1 ]; then
+		[ "$(sed -n '1s/timeit-perf/timeit/p' p/stdout)" = "$(sed -n 1p c/stdout)" ] ||
+			fail "$label: usage line differs"
+	fi
+	for f in c/*; do
+		n=${f#c/}
+		case $n in S | stderr) continue ;; stdout) [ "$help" = 0 ] || continue ;; esac
+		[ -e "p/$n" ] || fail "$label: timeit-perf did not write $n"
+		cmp -s "$f" "p/$n" || fail "$label: $n differs: timeit '$(cat "$f")', timeit-perf '$(cat "p/$n")'"
+	done
+	for f in p/*; do
+		[ -e "c/${f#p/}" ] || fail "$label: timeit-perf wrote ${f#p/}, timeit did not"
+	done
+}
+
+# Exit paths.
+case_ --summary S "$AUX" burn 200
+case_ --summary S "$AUX" exit 3
+case_ --summary S "$AUX" signal 11
+case_ --summary S "$AUX" signal 15
+case_ --summary S --timeout 1 "$AUX" sleep 3000
+case_ --summary S --limit-cpu 1 "$AUX" burn 3000
+case_ --summary S /nonexistent/command
+case_ --summary S no-such-command-anywhere
+case_ --summary S "$tmp/notexec"
+case_ --summary S "$tmp"
+case_ --summary S --chdir /nonexistent "$AUX" exit 0
+case_ --summary S --redirect-input /nonexistent/in "$AUX" exit 0
+case_ --summary /nonexistent/S "$AUX" exit 0
+case_ --summary S --append-exitstatus --redirect-output out "$AUX" print hi eprint ho exit 5
+case_ --summary S --append-exitstatus --redirect-stdout out "$tmp/notexec"
+case_ --summary S "$AUX" fork 2
+
+# Redirects and --chdir.
+case_ --summary S --redirect-input ../in --redirect-stdout out --redirect-stderr err \
+	"$AUX" cat eprint to-stderr
+case_ --summary S --redirect-output out "$AUX" print a eprint b print c
+case_ --summary S --redirect-stdout both --redirect-stderr both "$AUX" print a eprint b
+case_ --summary S --redirect-stderr err "$AUX" eprint only-stderr
+case_ --summary S --chdir "$tmp/sub" --redirect-stdout out "$AUX" pwd
+case_ --summary S --redirect-stdout out "$AUX" fds sigstate pgrp
+# The environment as given (perf adds to PATH and sets PERF_BUILDID_DIR).
+case_ --summary S --chdir "$tmp/sub" --redirect-stdout out \
+	sh -c 'env | grep -v "^_=" | LC_ALL=C sort'
+
+# lit's command line, and every limit.
+case_ --timeout 7200 --limit-core 0 --limit-cpu 7200 --limit-file-size 209715200 \
+	--limit-rss-size 838860800 --redirect-stdout out --redirect-stderr err \
+	--redirect-input /dev/null --chdir "$tmp" --summary S \
+	"$AUX" limit core limit fsize limit rss limit cpu print done
+case_ --summary S --limit-file-count 64 --limit-subprocess-count 500 \
+	--limit-stack-size 8388608 --limit-data-size 1073741824 --redirect-stdout out \
+	"$AUX" limit nofile limit nproc limit stack limit data
+
+# Option forms and summary contents.
+case_ --summary S --report-maxrss "$AUX" alloc 64
+case_ --summary S -e task-clock,page-faults "$AUX" burn 100
+case_ --summary=S --timeout=0 -q -- "$AUX" exit 2
+case_ -c "$tmp/sub" -t 0 --summary S --summary S "$AUX" exit 0
+
+# The report on stderr (no --summary).
+case_ "$AUX" burn 50
+case_ -p "$AUX" exit 4
+case_ --report-maxrss "$AUX" exit 0
+
+# Usage errors.
+case_ --limit-cpu abc true
+case_ --limit-cpu 99999999999999999999 true
+case_ --limit-cpu 18446744073709551615 --summary S true
+case_ --timeout -1 true
+case_ -t
+case_ --bogus true
+case_ --posix=1 true
+case_ - true
+case_ --append-exitstatus true
+case_ --summary S
+case_ --help
+case_ -h
+echo "$cases cases agree"
+exit 0

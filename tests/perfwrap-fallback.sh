@@ -1,0 +1,57 @@
+#!/bin/sh
+# timeit-perf without a working perf: exit 66 and say so, or with
+# --fallback measure through GNU time; without GNU time --report-maxrss
+# is refused before anything runs.
+. "$top_srcdir/tests/setup"
+
+PERFWRAP=$top_builddir/perfwrap/timeit-perf
+TIMEIT_PERF=$tmp/no-perf-here
+export TIMEIT_PERF
+
+# No perf: status 66, the problem named, the command not run.
+expect_status 66 "$PERFWRAP" --summary S "$AUX" print ran >out 2>err
+grep -q 'no-perf-here: not found' err || fail "no perf: message: $(cat err)"
+grep -q -- '--fallback' err || fail "no perf: --fallback not suggested: $(cat err)"
+[ ! -s out ] || fail "no perf: the command ran"
+[ ! -e S ] || fail "no perf: a summary was written"
+
+# A perf that cannot count (it fails before running the command).
+printf '#!/bin/sh\necho "No permission to enable task-clock event." >&2\nexit 255\n' >bad-perf
+chmod +x bad-perf
+expect_status 66 env TIMEIT_PERF="$tmp/bad-perf" "$PERFWRAP" "$AUX" print ran >out 2>err
+grep -q 'perf cannot count: No permission to enable task-clock event' err ||
+	fail "cannot count: message: $(cat err)"
+[ ! -s out ] || fail "cannot count: the command ran"
+
+if [ -x /usr/bin/time ]; then
+	# --fallback: rusage through GNU time, one note, the same contract.
+	expect_status 3 "$PERFWRAP" --fallback --report-maxrss --summary S \
+		--redirect-stdout out "$AUX" burn 200 alloc 32 print ran exit 3 2>err
+	grep -q 'note: perf unavailable .*times from /usr/bin/time' err ||
+		fail "--fallback: no note: $(cat err)"
+	[ "$(cat out)" = ran ] || fail "--fallback: output: $(cat out)"
+	[ "$(awk '{ print $1 }' S | tr '\n' ' ')" = "exit real user sys maxrss " ] ||
+		fail "--fallback: summary keys: $(cat S)"
+	[ "$(summary_value S exit)" = 3 ] || fail "--fallback: exit line: $(cat S)"
+	in_range "$(lit_user S)" 0.1 1.5 || fail "--fallback: user $(lit_user S) for 200 ms"
+	in_range "$(summary_value S maxrss)" 33554432 268435456 ||
+		fail "--fallback: maxrss $(summary_value S maxrss) for 32 MiB"
+	expect_status 139 "$PERFWRAP" -q --fallback --summary S "$AUX" signal 11 2>err
+	grep -q '^error: child terminated by signal 11$' err || fail "--fallback: signal: $(cat err)"
+	grep -q 'note:' err && fail "--fallback -q: a note: $(cat err)"
+	expect_status 139 "$PERFWRAP" -q --fallback --summary S "$AUX" exit 139 2>err
+	[ ! -s err ] || fail "--fallback: exit 139 reported as a signal: $(cat err)"
+	# perf failed before running anything: the command runs once, under time.
+	expect_status 0 env TIMEIT_PERF="$tmp/bad-perf" "$PERFWRAP" --fallback \
+		--summary S "$AUX" print ran >out 2>err
+	[ "$(cat out)" = ran ] || fail "--fallback after perf failed: output: $(cat out)"
+	grep -q 'note: perf cannot count (No permission' err ||
+		fail "--fallback after perf failed: note: $(cat err)"
+fi
+
+# No GNU time: --fallback and --report-maxrss cannot work, and say so.
+expect_status 66 env TIMEIT_TIME="$tmp/no-time" "$PERFWRAP" --fallback "$AUX" exit 0 2>err
+grep -q 'no-time: not found' err || fail "--fallback without time: $(cat err)"
+expect_status 66 env TIMEIT_TIME="$tmp/no-time" "$PERFWRAP" --report-maxrss "$AUX" exit 0 2>err
+grep -q -- '--report-maxrss: .*no-time: not found' err || fail "--report-maxrss without time: $(cat err)"
+exit 0
