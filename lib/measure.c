@@ -27,9 +27,13 @@ int ti_measure(const struct ti_plan *plan, const struct ti_measure_opts *o,
 	bool counting;
 
 	memset(r, 0, sizeof *r);
+	if (ti_spawn_start(plan, &ch, r, f) < 0)
+		return -1;
 	/* Counters open on timeit itself, disabled until exec: the child
 	 * inherits them at vfork and they start when it executes the command
-	 * (lib/spawn.c).  pid 0 = this process. */
+	 * (lib/spawn.c).  pid 0 = this process.  They open after the run's
+	 * own descriptors: under a low 'ulimit -n' they are the ones to get
+	 * EMFILE and fall back, not the pipe the run cannot do without. */
 	counting = o->events && o->events->n > 0;
 	if (counting) {
 		ti_counters_open(&ctr, o->ops, o->events, 0);
@@ -38,14 +42,10 @@ int ti_measure(const struct ti_plan *plan, const struct ti_measure_opts *o,
 				f->what = o->events->ev[i].name;
 				f->err = ctr.count[i].err;
 				ti_counters_close(&ctr);
+				ti_spawn_abort(&ch);
 				return TI_MEASURE_EVENT;
 			}
 		}
-	}
-	if (ti_spawn_start(plan, &ch, r, f) < 0) {
-		if (counting)
-			ti_counters_close(&ctr);
-		return -1;
 	}
 	if (ti_spawn_run(plan, &ch, r, f) < 0) {
 		if (counting)
