@@ -40,13 +40,15 @@ err_is "timeit-compare: nosuch: No such file or directory" nosuch B
 err_is "timeit-compare: empty: no *.time summary files in this directory" empty B
 : >empty.time
 err_is "timeit-compare: empty.time: empty file" empty.time B
-printf 'exit 0\nuser 1.0\nsys zero\n' >bad.time
-err_is "timeit-compare: bad.time:3: sys: bad number 'zero'" A bad.time
+printf 'exit 0\nsys 0.1\nuser zero\n' >bad.time
+err_is "timeit-compare: bad.time:3: user: bad number 'zero'" A bad.time
+printf 'exit 0\nsys 0.1x\nuser 1.0\n' >bad3.time
+err_is "timeit-compare: bad3.time:2: sys: bad number '0.1x'" -m sys A bad3.time
 printf 'exit 0\nuser 1.0 2.0\n' >bad2.time
 err_is "timeit-compare: bad2.time:2: expected 'key value'" bad2.time B
 mkdir C
 cp bad.time C/y.3.time
-err_is "timeit-compare: C/y.3.time:3: sys: bad number 'zero'" A C
+err_is "timeit-compare: C/y.3.time:3: user: bad number 'zero'" A C
 printf '{\n  "runs": [\n    {"status": 0, "user": 1.0},\n    {"status": 0 "user": 2}\n  ]\n}\n' >bad.json
 err_is "timeit-compare: bad.json:4: column 18: expected ',' or '}'" bad.json B
 printf '{"runs": [\n  {"user": 1.0}\n]}\n' >nostatus.json

@@ -47,6 +47,13 @@ if grep -q '^task-clock ' A/burn.1.time; then
 	[ "$(csv_field tc.csv burn n_a)" = 3 ] || fail "-m task-clock: $(cat tc.csv)"
 fi
 
+# Lines a later timeit may add, in any form, do not disturb the reader;
+# the ones it uses must be numbers (tests/compare-errors.sh).
+mkdir F
+printf 'exit 0\nreal 1.0\nuser 1.0\nsys 0.0\nnoise-flags 0\nn-runs     5\nfuture-key some words\n' >F/f.time
+"$COMPARE" --format csv F F >f.csv || fail "future summary lines"
+[ "$(csv_field f.csv f n_a)" = 1 ] || fail "future summary lines: $(cat f.csv)"
+
 # timeit --json: one run per file (burn.1.json, burn.2.json: one benchmark).
 for i in 1 2; do
 	"$TIMEIT" --json "burn.$i.json" --summary /dev/null "$AUX" burn 5
@@ -87,6 +94,18 @@ mkdir jf && cp fail.json jf/multi.json
 "$COMPARE" --format csv multi.json jf/multi.json >f.csv || fail "a failed run is not an error"
 [ "$(csv_field f.csv multi verdict)" = failed ] || fail "failed run: $(cat f.csv)"
 grep -q 'B: 1 failed run' f.csv || fail "failure note: $(cat f.csv)"
+
+# valgrind's instruction count of a --json file (top-level "valgrind",
+# lib/vgcount.c) classifies the change; equal counts: same code.
+for side in a b; do
+	mkdir "vg$side"
+	u=1.0; [ $side = b ] && u=1.2
+	printf '{"runs": [%s], "valgrind": {"tool": "cachegrind", "instructions": 123456789}}\n' \
+		"$(for k in 1 2 3 4 5; do printf '{"status": 0, "user": %s%s}' "$u" "$k"; [ $k = 5 ] || printf ','; done)" \
+		>"vg$side/v.json"
+done
+"$COMPARE" --format csv vga/v.json vgb/v.json >vg.csv || fail "valgrind json: same code must not gate"
+grep -q '^v,5,5,.*,regressed,same,"same code, timing noise"$' vg.csv || fail "valgrind json: $(cat vg.csv)"
 
 # lit -o JSON (llvm/utils/lit/lit/reports.py JSONReport).
 cat >lit-a.json <<'JSON'
