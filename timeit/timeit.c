@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,6 +259,16 @@ int main(int argc, char **argv)
 					"in PATH (install the package 'valgrind')\n");
 		return EXIT_USAGE;
 	}
+
+	/* A SIGINT/SIGTERM/SIGHUP from here on waits for lib/spawn.c's
+	 * handlers, which unblock it and kill the command: killed before,
+	 * timeit would leave the result files' temporary files behind. */
+	sigset_t stop;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
 
 	/* Result paths are checked before anything runs. */
 	if (c.summary && (rc = ti_outfile_prepare(&summary_out, c.summary)) < 0) {
