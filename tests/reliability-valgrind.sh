@@ -1,0 +1,39 @@
+#!/bin/sh
+# valgrind memcheck on representative runs of timeit: counters and
+# summary and JSON, the report on stderr, explicit and missing events,
+# the rusage path, a timeout, an exec failure, usage and path errors, a
+# full device.  No invalid access, no uninitialised use, no definite or
+# indirect leak.
+. "$top_srcdir/tests/setup"
+[ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" > /dev/null 2>&1 ||
+	skip "valgrind not found (configure looks for it)"
+
+# vg WANT ARGS...: timeit ARGS under memcheck must exit WANT (99: errors).
+vg() {
+	want=$1
+	shift
+	set +e
+	"$VALGRIND" --tool=memcheck -q --error-exitcode=99 \
+		--leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--show-leak-kinds=definite,indirect --log-file=vg.log "$TIMEIT" "$@" \
+		> out 2> err
+	got=$?
+	set -e
+	if [ -s vg.log ]; then
+		cat vg.log >&2
+		fail "memcheck reported on timeit $*"
+	fi
+	[ "$got" -eq "$want" ] || fail "timeit $* exited $got under valgrind, expected $want: $(cat err)"
+}
+
+vg 0 --summary s --json j "$AUX" burn 10 alloc 2
+vg 3 -p "$AUX" exit 3
+vg 0 -e task-clock,page-faults,cycles,r1234:u --summary s "$AUX" exit 0
+vg 0 --no-perf --rusage-times --report-maxrss --summary s "$AUX" exit 0
+vg 0 --redirect-output o --append-exitstatus --summary s "$AUX" print x exit 5
+vg 137 -t 1 --summary s "$AUX" sleep 30000
+vg 127 --summary s ./no-such-command
+vg 1 --summary missing/s "$AUX" exit 0
+vg 1 --no-such-option "$AUX" exit 0
+vg 66 --summary /dev/full "$AUX" exit 0
+exit 0
