@@ -135,4 +135,16 @@ grep -q '"verdict": "regressed"' out.json || fail "json verdicts: $(cat out.json
 # Colour only on request of a terminal: never in a pipe.
 "$COMPARE" base slow >plain || [ $? -eq 1 ] || fail "text"
 grep -q "$(printf '\033')" plain && fail "colour escape in a pipe"
+# On a terminal (util-linux script(1) gives one): regressions in red,
+# unless --no-color or NO_COLOR.
+# shellcheck disable=SC2016 # expanded by the shell script(1) starts
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
+	export COMPARE
+	script -qec '"$COMPARE" --no-adjust base slow' /dev/null >tty.out 2>&1 || true
+	grep -q "$(printf '\033')\[31mregressed" tty.out || fail "no colour on a terminal: $(cat tty.out)"
+	script -qec '"$COMPARE" --no-adjust --no-color base slow' /dev/null >tty2.out 2>&1 || true
+	grep -q "$(printf '\033')" tty2.out && fail "--no-color on a terminal"
+	script -qec 'NO_COLOR=1 "$COMPARE" --no-adjust base slow' /dev/null >tty3.out 2>&1 || true
+	grep -q "$(printf '\033')" tty3.out && fail "NO_COLOR on a terminal"
+fi
 exit 0
