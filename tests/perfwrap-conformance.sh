@@ -39,11 +39,13 @@ norm_stderr() {
 		-e 's/[0-9][0-9]*\.[0-9][0-9]*/N/g' -e 's/[0-9][0-9]* maxrss/N maxrss/' -e 's/  */ /g' "$1"
 }
 
-# keys FILE: the summary keys timeit-perf promises to share: tsc-ticks
-# (timestamp counter, C only) and *-running (multiplexing) depend on the
-# measurement, not on the contract.
+# keys FILE: the summary keys timeit-perf promises to share.  Not compared:
+# what only the C program measures (tsc-ticks: the timestamp counter;
+# noise-flags: its noise screen; valgrind-*), and *-running, which depends
+# on multiplexing, not on the contract (timeit-perf(1), BUGS).
 keys() {
-	awk '$1 != "tsc-ticks" && $1 !~ /-running$/ { print $1 }' "$1"
+	awk '$1 != "tsc-ticks" && $1 != "noise-flags" && $1 !~ /^valgrind-/ &&
+	     $1 !~ /-running$/ { print $1 }' "$1"
 }
 
 # close_enough A B ABS REL: |A-B| <= ABS + REL * max(A, B).
