@@ -188,5 +188,33 @@ case_ --append-exitstatus true
 case_ --summary S
 case_ --help
 case_ -h
+# SIGTERM to the program while the command runs: the command's group is
+# killed, the summary still written, status 137.
+label="SIGTERM to the program"
+rm -rf c p
+mkdir c p
+for d in c p; do
+	tool=$TIMEIT
+	[ "$d" = p ] && tool=$PERFWRAP
+	(
+		cd "$d" || exit 99
+		"$tool" --summary S "$AUX" pidfile pid sleep 20000 2>stderr 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
+		prog_pid=$!
+		n=0
+		while [ ! -s pid ] && [ "$n" -lt 500 ]; do sleep 0.01; n=$((n + 1)); done
+		kill -TERM "$prog_pid"
+		set +e
+		wait "$prog_pid"
+		echo $? >status
+	)
+	[ "$(cat "$d/status")" = 137 ] || fail "$label: $d: status $(cat "$d/status")"
+	! kill -0 "$(cat "$d/pid")" 2>/dev/null || fail "$label: $d: the command survived"
+done
+[ "$(norm_stderr c/stderr)" = "$(norm_stderr p/stderr)" ] ||
+	fail "$label: stderr: timeit '$(cat c/stderr)', timeit-perf '$(cat p/stderr)'"
+[ "$(keys c/S)" = "$(keys p/S)" ] || fail "$label: keys differ: $(cat c/S) / $(cat p/S)"
+[ "$(summary_value p/S exit)" = 137 ] || fail "$label: exit line: $(cat p/S)"
+cases=$((cases + 1))
+
 echo "$cases cases agree"
 exit 0
