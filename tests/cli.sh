@@ -126,8 +126,10 @@ grep -Eqx 'perf events: (yes|no)' out || fail "--version does not say 'perf even
 # "--" ends the options (DECISION; the reference rejects it).
 expect_status 3 "$TIMEIT" --summary s -- "$AUX" exit 3
 [ "$(sed -n 1p s)" = "exit 3" ] || fail "-- : summary says $(sed -n 1p s)"
-# After "--" even an option-looking word is the command: not found, 127.
-expect_status 127 "$TIMEIT" --summary s -- --x 2>err
+# After "--" even an option-looking word is the command: not found, 127
+# (in an empty PATH: a PATH directory that cannot be searched gives 126).
+mkdir emptybin
+expect_status 127 env PATH="$tmp/emptybin" "$TIMEIT" --summary s -- --x 2>err
 grep -q 'error: invalid argument' err && fail "'-- --x' was parsed as an option"
 # Only the first "--" is special: the second reaches the command.
 expect_status 0 "$TIMEIT" --summary s -- "$AUX" print -- >out

@@ -44,9 +44,9 @@ done
 printf '#!/bin/sh\necho no\n' > noexec
 chmod 644 noexec
 mkdir adir
-for c in ./missing ./noexec ./adir no-such-command-in-path ./noexec/x; do
+for c in ./missing ./noexec ./adir ./noexec/x; do
 	case $c in
-	./missing | no-such-command-in-path | ./noexec/x) want=127 ;;
+	./missing | ./noexec/x) want=127 ;;
 	*) want=126 ;;
 	esac
 	for redir in "" --redirect-output "--redirect-stderr"; do
@@ -61,6 +61,16 @@ for c in ./missing ./noexec ./adir no-such-command-in-path ./noexec/x; do
 		grep -q "execvp" err || fail "$c: stderr does not say execvp failed: $(cat err)"
 	done
 done
+# Not found in PATH: 127.  execvp fails with EACCES (126) when a PATH
+# directory cannot be searched (POSIX), as happens to a user whose PATH
+# names root's directories, so the search path here is one empty directory.
+mkdir emptybin
+rm -f s
+expect_status 127 env PATH="$tmp/emptybin" "$TIMEIT" --summary s --redirect-output out \
+	no-such-command-in-path arg 2>err
+[ "$(sed -n 1p s)" = "exit 127" ] || fail "command not in PATH: summary says $(sed -n 1p s)"
+[ ! -s out ] || fail "command not in PATH: the error went to the command's output"
+grep -q "no-such-command-in-path" err || fail "command not in PATH: stderr is '$(cat err)'"
 # 126/127 also with stderr write-only, the case the reference gets wrong.
 rm -f s
 expect_status 127 "$TIMEIT" --summary s ./missing 2>/dev/null
