@@ -146,6 +146,11 @@ printf '%s\n' --summary s2 -p | cmp -s - out || fail "the command's arguments we
 expect_status 0 "$TIMEIT" --summary s "$AUX" print 'a  b' print '' print '*' >out
 printf '%s\n' 'a  b' '' '*' | cmp -s - out || fail "arguments were not passed unchanged: $(cat out)"
 
+# The environment reaches the command unchanged ("_" is the shell's).
+TIMEIT_TEST_VAR='a b=c' "$TIMEIT" --summary s env | grep -v '^_=' | sort >env.timeit
+TIMEIT_TEST_VAR='a b=c' env | grep -v '^_=' | sort >env.direct
+cmp -s env.direct env.timeit || fail "the environment changed: $(diff env.direct env.timeit || true)"
+
 # The last repeated option wins.
 expect_status 0 "$TIMEIT" --limit-cpu 5 --limit-cpu 7 --summary s "$AUX" limit cpu >out
 [ "$(cat out)" = 7 ] || fail "--limit-cpu 5 --limit-cpu 7 gave $(cat out)"

@@ -151,6 +151,18 @@ for bad in no-such-dir/s afile/s adir .; do
 	[ ! -e pf ] || fail "--summary $bad: the command ran"
 	grep -q -- "--summary: $bad: " err || fail "--summary $bad: error is '$(cat err)'"
 done
+# A directory that cannot take the temporary file (only testable without
+# root, which may write anywhere).
+if [ "$(id -u)" -ne 0 ]; then
+	mkdir rodir
+	chmod 555 rodir
+	rm -f pf
+	expect_status 1 "$TIMEIT" --summary rodir/s "$AUX" pidfile pf 2>err
+	[ ! -e pf ] || fail "--summary in a read-only directory: the command ran"
+	grep -q -- "--summary: rodir/s: Permission denied" err ||
+		fail "--summary in a read-only directory: '$(cat err)'"
+	chmod 755 rodir
+fi
 ln -s loop2 loop1
 ln -s loop1 loop2
 expect_status 1 "$TIMEIT" --summary loop1 "$AUX" pidfile pf 2>err
