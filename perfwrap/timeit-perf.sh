@@ -19,6 +19,14 @@
 # Exit statuses are handled explicitly, hence no `set -e`.
 set -u
 
+# Standard streams this script was started without are opened on
+# /dev/null, as timeit does: the command gets them open, and no file of
+# ours takes their place.
+(exec 6<&0) 2>/dev/null || exec 0</dev/null
+(exec 6>&1) 2>/dev/null || exec 1<>/dev/null
+# (No 2>/dev/null on the test of 2 itself: it would open what it tests.)
+(exec 6>&2) || exec 2<>/dev/null
+
 prog=timeit-perf
 version='@PACKAGE_VERSION@'
 perf_default='@PERF@'
@@ -503,7 +511,7 @@ measure() {
 			-e duration_time -e user_time -e system_time \
 			-- "$shell" -c "$run" sh "$t" "$@" 2>"$t/perf.err" &
 	else
-		"$shell" -c "$run" sh "$t" "$@" &
+		"$shell" -c "$run" sh "$t" "$@" 2>"$t/perf.err" &
 	fi
 	wait_for $!
 	measure_rc=$rc

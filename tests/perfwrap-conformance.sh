@@ -19,6 +19,7 @@ printf 'line one\nline two\n' >in
 printf 'echo not executable\n' >notexec
 chmod 644 notexec
 cases=0
+closed_stdin=0
 
 # run TOOL DIR ARGS...: run TOOL from DIR; keep its status and stderr there.
 # fds 3-9 are closed: timeit-perf uses them for itself (see its BUGS).
@@ -28,7 +29,11 @@ run() {
 	(
 		cd "$dir" || exit 99
 		set +e
-		"$tool" "$@" >stdout 2>stderr 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-
+		if [ "$closed_stdin" = 1 ]; then
+			"$tool" "$@" >stdout 2>stderr 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- <&-
+		else
+			"$tool" "$@" >stdout 2>stderr 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-
+		fi
 		echo $? >status
 	)
 }
@@ -151,6 +156,10 @@ case_ --summary S --redirect-stdout both --redirect-stderr both "$AUX" print a e
 case_ --summary S --redirect-stderr err "$AUX" eprint only-stderr
 case_ --summary S --chdir "$tmp/sub" --redirect-stdout out "$AUX" pwd
 case_ --summary S --redirect-stdout out "$AUX" fds sigstate pgrp
+# Started without stdin: the command gets /dev/null, as from timeit.
+closed_stdin=1
+case_ --summary S --redirect-stdout out "$AUX" fds cat
+closed_stdin=0
 # The environment as given (perf adds to PATH and sets PERF_BUILDID_DIR).
 case_ --summary S --chdir "$tmp/sub" --redirect-stdout out \
 	sh -c 'env | grep -v "^_=" | LC_ALL=C sort'
