@@ -20,3 +20,6 @@ lib_libtimeit_a_SOURCES += lib/stats.c lib/stats-infer.c lib/stats.h \
 lib_libtimeit_a_SOURCES += lib/repeat.c lib/repeat.h
 # Issue 8: instruction counts under valgrind.
 lib_libtimeit_a_SOURCES += lib/vgcount.c lib/vgcount.h
+lib_libtimeit_a_SOURCES += lib/cpuset.c lib/cpuset.h
+lib_libtimeit_a_SOURCES += lib/envcheck.c lib/envcheck.h
+lib_libtimeit_a_SOURCES += lib/noise.c lib/noise.h

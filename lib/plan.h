@@ -2,6 +2,7 @@
 #ifndef TI_PLAN_H
 #define TI_PLAN_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -27,6 +28,11 @@ struct ti_plan {
 	uint64_t timeout_s;		/* 0: none */
 	bool limit_set[TI_LIMIT_COUNT];
 	uint64_t limit[TI_LIMIT_COUNT];
+	/* Noise control, applied by the child just before exec (lib/spawn.c):
+	 * two system calls, whose effects last through exec. */
+	bool pin;			/* --cpu: sched_setaffinity(cpus) */
+	cpu_set_t cpus;
+	bool no_aslr;			/* --no-aslr: personality(ADDR_NO_RANDOMIZE) */
 };
 
 /* Name of a limit as the warning and the JSON name it ("cpu", "core", ...). */

@@ -50,6 +50,7 @@ struct ti_record {
 	const char *setup_what;	/* "execvp", "chdir", ... */
 	int status;		/* the exit status timeit reports */
 	bool limit_failed[TI_LIMIT_COUNT];	/* setrlimit failed for this limit in the child */
+	int no_aslr_errno;		/* --no-aslr: why personality() failed, or 0 */
 
 	pid_t pid;
 	int64_t start_ns, end_ns;	/* CLOCK_MONOTONIC, release to reap */

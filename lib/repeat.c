@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "noise.h"
 #include "repeat.h"
 #include "summary.h"
 
@@ -69,6 +70,12 @@ int ti_repeat_aggregate(const struct ti_record *runs, size_t n, struct ti_repeat
 	}
 	*med = *base;
 	a->n = n;
+	/* A sample set is suspect when any of its runs is. */
+	for (size_t i = 0; i < n; i++) {
+		struct ti_noise nz;
+		ti_noise_screen(&runs[i], &nz);
+		a->noise_flags |= nz.flags;
+	}
 
 	static const char *const keys[] = { "real", "user", "sys", "maxrss" };
 	for (size_t m = 0; m < 4; m++) {

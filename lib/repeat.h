@@ -36,6 +36,7 @@ struct ti_repeat_agg {
 	struct ti_record median;
 	size_t nmetrics;
 	struct ti_repeat_metric metric[4 + TI_MAX_EVENTS];
+	unsigned noise_flags;			/* TI_NOISE_* of any run (lib/noise.h) */
 };
 
 /* Fold the N >= 1 measured RUNS (all of the same plan and events) into A.

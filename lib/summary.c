@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "noise.h"
 #include "summary.h"
 
 void ti_summary_key(const char *name, char *out, size_t len)
@@ -174,6 +175,9 @@ void ti_json_record(struct ti_json *j, const char *key, const struct ti_record *
 	if (r->tsc_valid)
 		ti_json_uint(j, "ticks", r->tsc_ticks);
 	ti_json_end(j, '}');
+	if (r->no_aslr_errno)
+		ti_json_string(j, "no_aslr_error", strerror(r->no_aslr_errno));
+	ti_noise_json(j, "noise", r);
 	ti_json_end(j, '}');
 }
 

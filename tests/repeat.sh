@@ -66,7 +66,7 @@ expect_status 1 "$TIMEIT" --warmup 10001 sh run.sh 2>/dev/null
 
 # On a terminal (script(1) gives one), a progress line on stderr.
 if command -v script >/dev/null 2>&1; then
-	script -qec "\"$TIMEIT\" --repeat 3 sh -c true" /dev/null >tty 2>&1 </dev/null || true
-	grep -q 'run 1/3' tty || fail "no progress line on a terminal: $(cat tty)"
+	script -qec "\"$TIMEIT\" --repeat 3 sh -c true" /dev/null >tty.txt 2>&1 </dev/null || true
+	grep -q 'run 1/3' tty.txt || fail "no progress line on a terminal: $(cat tty.txt)"
 fi
 exit 0

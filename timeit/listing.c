@@ -77,3 +77,18 @@ int listing_events(FILE *out, const struct ti_perf_ops *ops)
 	}
 	return 0;
 }
+
+int listing_env(FILE *out, const struct ti_envcheck_opts *o)
+{
+	struct ti_env_item items[TI_ENV_MAX];
+	size_t n = ti_envcheck(o, items);
+
+	/* "NAME  VERDICT  VALUE", then the fix indented on its own line. */
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%-22s %-8s %s\n", items[i].name, ti_verdict_name(items[i].verdict),
+			items[i].value);
+		if (items[i].fix[0])
+			fprintf(out, "%-22s %-8s fix: %s\n", "", "", items[i].fix);
+	}
+	return 0;
+}

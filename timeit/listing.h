@@ -6,9 +6,14 @@
 #include <stdio.h>
 
 #include "counters.h"
+#include "envcheck.h"
 
 /* Every event name timeit accepts, each marked available or unavailable
  * by opening it on timeit itself through OPS (NULL: the real calls). */
 int listing_events(FILE *out, const struct ti_perf_ops *ops);
+
+/* --check-env: each noise source with its value, verdict and the command
+ * that fixes it. */
+int listing_env(FILE *out, const struct ti_envcheck_opts *o);
 
 #endif

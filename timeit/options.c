@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cpuset.h"
 #include "options.h"
 #include "repeat.h"
 #include "util.h"
@@ -19,6 +20,7 @@ enum opt_id {
 	OPT_LIMIT,		/* + enum ti_limit via .limit */
 	OPT_EVENTS, OPT_NO_PERF, OPT_RUSAGE_TIMES, OPT_JSON, OPT_QUIET, OPT_VERBOSE,
 	OPT_STRICT_EVENTS, OPT_LIST_EVENTS, OPT_REPEAT, OPT_WARMUP, OPT_KEEP_GOING,
+	OPT_CPU, OPT_NO_ASLR, OPT_CHECK_ENV,
 	OPT_COUNT_INSTRUCTIONS, OPT_VALGRIND, OPT_VALGRIND_TIMEOUT,
 };
 
@@ -73,6 +75,12 @@ static const struct option_def {
 	  "first run the command N times without measuring it (0-10000)" },
 	{ NULL, "--keep-going", OPT_KEEP_GOING, ARG_NONE, 0,
 	  "with --repeat, go on after a run that fails" },
+	{ NULL, "--cpu", OPT_CPU, ARG_LIST, 0,
+	  "run the command on these CPUs only (taskset syntax: 0, 0-3,6)" },
+	{ NULL, "--no-aslr", OPT_NO_ASLR, ARG_NONE, 0,
+	  "run the command without address-space layout randomisation" },
+	{ NULL, "--check-env", OPT_CHECK_ENV, ARG_NONE, 0,
+	  "say what on this machine adds noise and how to fix it, and exit" },
 	{ NULL, "--no-perf", OPT_NO_PERF, ARG_NONE, 0,
 	  "do not use perf events: rusage times and the timestamp counter only" },
 	{ NULL, "--rusage-times", OPT_RUSAGE_TIMES, ARG_NONE, 0,
@@ -221,6 +229,20 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 			break;
 		}
 		case OPT_KEEP_GOING: o->keep_going = true; break;
+		case OPT_CPU: {
+			int rc = ti_cpuset_parse(value, &o->plan.cpus);
+			if (rc < 0) {
+				snprintf(msg, len, "%s: %s '%s'", d->longname,
+					 rc == -ERANGE ? "CPU number out of range" : "invalid CPU list",
+					 value);
+				return TI_PARSE_INVALID;
+			}
+			o->plan.pin = true;
+			o->cpu_list = value;
+			break;
+		}
+		case OPT_NO_ASLR: o->plan.no_aslr = true; break;
+		case OPT_CHECK_ENV: o->check_env = true; break;
 		case OPT_COUNT_INSTRUCTIONS:
 			if (strcmp(value, "no") == 0) {
 				o->count_instructions = TI_COUNT_NO;
@@ -243,7 +265,7 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 		}
 	}
 	/* An action that runs no command. */
-	if (o->list_events)
+	if (o->list_events || o->check_env)
 		return TI_PARSE_OK;
 	if (i >= argc) {
 		snprintf(msg, len, "no command (or arguments) was given");

@@ -30,6 +30,8 @@ struct ti_options {
 	bool list_events;	/* --list-events: list and exit, no command */
 	unsigned repeat, warmup;	/* --repeat (default 1), --warmup */
 	bool repeat_given, keep_going;
+	const char *cpu_list;	/* --cpu as given (parsed into plan.cpus) */
+	bool check_env;		/* --check-env: report and exit, no command */
 	enum ti_count_mode count_instructions;	/* --count-instructions */
 	const char *valgrind;		/* --valgrind, or NULL: "valgrind" in PATH */
 	uint64_t valgrind_timeout;	/* --valgrind-timeout */

@@ -86,6 +86,9 @@ static void note_counters(const struct ti_options *c, const struct ti_record *r,
 /* What happened to the child, on timeit's stderr (never the child's). */
 static void report_end(const struct ti_options *c, const struct ti_record *r)
 {
+	if (r->no_aslr_errno)
+		fprintf(stderr, "timeit: warning: --no-aslr: personality: %s (address space "
+				"randomised)\n", strerror(r->no_aslr_errno));
 	for (int l = 0; l < TI_LIMIT_COUNT; l++) {
 		if (!r->limit_failed[l])
 			continue;
@@ -107,9 +110,12 @@ static void report_end(const struct ti_options *c, const struct ti_record *r)
 		fprintf(stderr, "timeit: execvp: %s: %s\n", c->plan.argv[0], strerror(r->setup_errno));
 		break;
 	case TI_END_SETUP_FAILED:
-		fprintf(stderr, "timeit: %s: %s: %s\n", r->setup_what,
-			strcmp(r->setup_what, "chdir") == 0 ? c->plan.chdir : "redirect",
-			strerror(r->setup_errno));
+		if (strcmp(r->setup_what, "sched_setaffinity") == 0)
+			fprintf(stderr, "timeit: --cpu: %s: %s\n", c->cpu_list, strerror(r->setup_errno));
+		else
+			fprintf(stderr, "timeit: %s: %s: %s\n", r->setup_what,
+				strcmp(r->setup_what, "chdir") == 0 ? c->plan.chdir : "redirect",
+				strerror(r->setup_errno));
 		break;
 	case TI_END_EXITED:
 		break;
@@ -170,6 +176,11 @@ static void format_json(struct ti_buf *b, const struct ti_options *c, const stru
 	ti_json_end(&j, ']');
 	ti_json_int(&j, "status", r->status);
 	ti_json_host(&j, "host", &h);
+	/* --check-env's facts, read after the runs (never inside one). */
+	struct ti_env_item env[TI_ENV_MAX];
+	struct ti_envcheck_opts eo = { NULL, c->plan.pin ? &c->plan.cpus : NULL,
+				       c->plan.no_aslr, geteuid() == 0 };
+	ti_envcheck_json(&j, "environment", env, ti_envcheck(&eo, env));
 	/* Every measured run's full record; with --repeat also the medians,
 	 * minima and MADs the summary reports. */
 	ti_json_array(&j, "runs");
@@ -249,6 +260,11 @@ int main(int argc, char **argv)
 	mo.strict_events = c.strict_events;
 	if (c.list_events)
 		return listing_events(stdout, NULL);
+	if (c.check_env) {
+		struct ti_envcheck_opts eo = { NULL, c.plan.pin ? &c.plan.cpus : NULL,
+					       c.plan.no_aslr, geteuid() == 0 };
+		return listing_env(stdout, &eo);
+	}
 	/* An explicit valgrind count that cannot happen fails before a run. */
 	if (c.count_instructions == TI_COUNT_VALGRIND &&
 	    ti_vgcount_find(c.valgrind, vg.valgrind, sizeof vg.valgrind) < 0) {
@@ -339,6 +355,8 @@ int main(int argc, char **argv)
 		ti_summary_format(&out, &r, &so);
 		if (c.repeat_given || c.warmup)
 			ti_repeat_format(&out, &agg, c.report_maxrss);
+		/* Bits of lib/noise.h, any measured run; 0 = clean (timeit(1)). */
+		ti_buf_printf(&out, "%-10s %u\n", "noise-flags", agg.noise_flags);
 		if (vg_ran && vg.rc == TI_VGCOUNT_OK)
 			ti_buf_printf(&out, "valgrind-instructions %llu\n",
 				      (unsigned long long)vg.instructions);

@@ -1,0 +1,279 @@
+/* noise-test: the --cpu list parser, the per-run noise screen over injected
+ * records, and --check-env's verdicts over a fake /proc and /sys tree. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cpuset.h"
+#include "envcheck.h"
+#include "noise.h"
+#include "tap.h"
+
+static void cpusets(void)
+{
+	static const struct {
+		int line;
+		const char *in;
+		int rc;
+		const char *out;	/* formatted back */
+	} cases[] = {
+		{ __LINE__, "0", 0, "0" },
+		{ __LINE__, "0-3,6", 0, "0-3,6" },
+		{ __LINE__, "6,0-3", 0, "0-3,6" },
+		{ __LINE__, "3,3,3", 0, "3" },
+		{ __LINE__, "0-7:2", 0, "0,2,4,6" },
+		{ __LINE__, "1-3,2-5", 0, "1-5" },
+		{ __LINE__, "1023", 0, "1023" },
+		{ __LINE__, "1024", -ERANGE, NULL },
+		{ __LINE__, "99999999999999999999", -ERANGE, NULL },
+		{ __LINE__, "", -EINVAL, NULL },
+		{ __LINE__, "a", -EINVAL, NULL },
+		{ __LINE__, "1,", -EINVAL, NULL },
+		{ __LINE__, ",1", -EINVAL, NULL },
+		{ __LINE__, "3-1", -EINVAL, NULL },
+		{ __LINE__, "1-", -EINVAL, NULL },
+		{ __LINE__, "0-3:0", -EINVAL, NULL },
+		{ __LINE__, "-1", -EINVAL, NULL },
+		{ __LINE__, "1 ", -EINVAL, NULL },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cpu_set_t set;
+		char out[64];
+		int rc = ti_cpuset_parse(cases[i].in, &set);
+
+		tap_ok(rc == cases[i].rc, cases[i].line, "cpu list '%s': %d, want %d", cases[i].in, rc,
+		       cases[i].rc);
+		if (rc == 0 && cases[i].out) {
+			ti_cpuset_format(&set, out, sizeof out);
+			tap_ok(strcmp(out, cases[i].out) == 0, cases[i].line, "'%s' formats as '%s'",
+			       cases[i].in, out);
+		}
+	}
+}
+
+static void count(struct ti_record *r, const char *name, double v, uint64_t en, uint64_t run,
+		  bool user_only)
+{
+	struct ti_count *k = &r->counts[r->ncounts++];
+
+	snprintf(k->name, sizeof k->name, "%s", name);
+	k->opened = k->counted = true;
+	k->scaled = v;
+	k->enabled = en;
+	k->running = run;
+	k->user_only = user_only;
+}
+
+static void screen(void)
+{
+	static const struct {
+		int line;
+		double user_s, sys_s;
+		long nivcsw, majflt;
+		double migrations;	/* < 0: not counted */
+		const char *migr_name;
+		double cycles;		/* < 0: not counted */
+		const char *cyc_name;
+		bool cyc_user_only;
+		double task_ns;		/* < 0: not counted */
+		uint64_t tsc_ticks;	/* 0: no invariant TSC; real is 1 s */
+		uint64_t running;	/* of enabled 100, for task-clock */
+		unsigned want;
+	} cases[] = {
+		{ __LINE__, 1, 0, 0, 0, 0, "cpu-migrations", -1, "", 0, -1, 0, 100, 0 },
+		{ __LINE__, 1, 0, 0, 0, 1, "cpu-migrations", -1, "", 0, -1, 0, 100, TI_NOISE_MIGRATED },
+		{ __LINE__, 1, 0, 0, 0, 2, "migrations:u", -1, "", 0, -1, 0, 100, TI_NOISE_MIGRATED },
+		/* Limit 5 + 50/s of CPU: 1 s user + 1 s sys -> 105. */
+		{ __LINE__, 1, 1, 105, 0, -1, "", -1, "", 0, -1, 0, 100, 0 },
+		{ __LINE__, 1, 1, 106, 0, -1, "", -1, "", 0, -1, 0, 100, TI_NOISE_PREEMPTED },
+		{ __LINE__, 0, 0, 5, 0, -1, "", -1, "", 0, -1, 0, 100, 0 },
+		{ __LINE__, 0, 0, 6, 0, -1, "", -1, "", 0, -1, 0, 100, TI_NOISE_PREEMPTED },
+		{ __LINE__, 1, 0, 0, 1, -1, "", -1, "", 0, -1, 0, 100, TI_NOISE_MAJOR_FAULTS },
+		/* 2.0 GHz against a 2.3 GHz TSC: 0.87 < 0.9, slow. */
+		{ __LINE__, 1, 0, 0, 0, -1, "", 2.0e9, "cycles", 0, 1e9, 2300000000u, 100,
+		  TI_NOISE_SLOW_CLOCK },
+		{ __LINE__, 1, 0, 0, 0, -1, "", 2.1e9, "cpu-cycles", 0, 1e9, 2300000000u, 100, 0 },
+		{ __LINE__, 1, 0, 0, 0, -1, "", 3.5e9, "cycles", 0, 1e9, 2300000000u, 100, 0 },
+		/* User-only cycles against task-clock mean nothing: no flag. */
+		{ __LINE__, 1, 0, 0, 0, -1, "", 1.0e9, "cycles:u", 0, 1e9, 2300000000u, 100, 0 },
+		{ __LINE__, 1, 0, 0, 0, -1, "", 1.0e9, "cycles", 1, 1e9, 2300000000u, 100, 0 },
+		/* No TSC rate to compare with. */
+		{ __LINE__, 1, 0, 0, 0, -1, "", 1.0e9, "cycles", 0, 1e9, 0, 100, 0 },
+		{ __LINE__, 1, 0, 0, 0, -1, "", -1, "", 0, 1e9, 0, 40, TI_NOISE_MULTIPLEXED },
+		{ __LINE__, 1, 0, 200, 3, 1, "cpu-migrations", -1, "", 0, 1e9, 0, 40,
+		  TI_NOISE_MIGRATED | TI_NOISE_PREEMPTED | TI_NOISE_MAJOR_FAULTS |
+		  TI_NOISE_MULTIPLEXED },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct ti_record r;
+		struct ti_noise n;
+
+		memset(&r, 0, sizeof r);
+		r.user_s = cases[i].user_s;
+		r.sys_s = cases[i].sys_s;
+		r.real_s = 1.0;
+		r.ru.ru_nivcsw = cases[i].nivcsw;
+		r.ru.ru_majflt = cases[i].majflt;
+		if (cases[i].migrations >= 0)
+			count(&r, cases[i].migr_name, cases[i].migrations, 100, 100, false);
+		if (cases[i].cycles >= 0)
+			count(&r, cases[i].cyc_name, cases[i].cycles, 100, 100, cases[i].cyc_user_only);
+		if (cases[i].task_ns >= 0)
+			count(&r, "task-clock", cases[i].task_ns, 100, cases[i].running, false);
+		r.tsc_valid = cases[i].tsc_ticks > 0;
+		r.tsc_ticks = cases[i].tsc_ticks;
+		ti_noise_screen(&r, &n);
+		tap_ok(n.flags == cases[i].want, cases[i].line, "noise flags %u, want %u", n.flags,
+		       cases[i].want);
+	}
+	TAP_OK(strcmp(ti_noise_reason(TI_NOISE_PREEMPTED), "preempted") == 0 &&
+		       ti_noise_reason(1u << TI_NOISE_NBITS) == NULL,
+	       "reasons named, unknown bit NULL");
+}
+
+/* Write TEXT to ROOT/PATH, creating the directories. */
+static void put(const char *root, const char *path, const char *text)
+{
+	char full[512];
+	FILE *f;
+
+	snprintf(full, sizeof full, "%s%s", root, path);
+	for (char *p = full + strlen(root) + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		mkdir(full, 0755);
+		*p = '/';
+	}
+	f = fopen(full, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		printf("Bail out! %s: %s\n", full, strerror(errno));
+		exit(99);
+	}
+}
+
+static const struct ti_env_item *item(const struct ti_env_item *items, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(items[i].name, name) == 0)
+			return &items[i];
+	return NULL;
+}
+
+static void envcheck(void)
+{
+	char root[] = "/tmp/timeit-env-XXXXXX";
+	struct ti_env_item items[TI_ENV_MAX];
+	cpu_set_t cpus;
+	size_t n;
+
+	if (!mkdtemp(root)) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		exit(99);
+	}
+	/* A 4-CPU machine: two SMT pairs, mixed governors, turbo on, CPU 3
+	 * isolated, busy, paranoid 2, ASLR on, bare metal, invariant TSC. */
+	put(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "powersave\n");
+	put(root, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n");
+	put(root, "/sys/devices/system/cpu/cpu2/cpufreq/scaling_governor", "performance\n");
+	put(root, "/sys/devices/system/cpu/cpu3/cpufreq/scaling_governor", "performance\n");
+	put(root, "/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0,2\n");
+	put(root, "/sys/devices/system/cpu/cpu2/topology/thread_siblings_list", "0,2\n");
+	put(root, "/sys/devices/system/cpu/cpu1/topology/thread_siblings_list", "1\n");
+	put(root, "/sys/devices/system/cpu/cpu3/topology/thread_siblings_list", "3\n");
+	put(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", "0\n");
+	put(root, "/sys/devices/system/cpu/isolated", "3\n");
+	put(root, "/sys/devices/system/cpu/nohz_full", "(null)\n");
+	put(root, "/proc/loadavg", "1.50 0.80 0.40 2/300 12345\n");
+	put(root, "/proc/sys/kernel/perf_event_paranoid", "2\n");
+	put(root, "/proc/sys/kernel/randomize_va_space", "2\n");
+	put(root, "/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu tsc constant_tsc nonstop_tsc sse\n");
+
+	static const struct {
+		int line;
+		const char *cpus;	/* NULL: 0-3 via the fake root's governors */
+		bool no_aslr, root_user;
+		const char *name, *verdict, *value_has, *fix_has;
+	} cases[] = {
+		{ __LINE__, "0-3", false, false, "governor cpu0-1", "noisy", "powersave",
+		  "frequency-set -g performance" },
+		{ __LINE__, "0-3", false, false, "governor cpu2-3", "ok", "performance", NULL },
+		{ __LINE__, "0-3", false, false, "turbo", "noisy", "on", "no_turbo" },
+		{ __LINE__, "0-3", false, false, "smt", "noisy", "cpu0 shares a core", "smt/control" },
+		{ __LINE__, "1", false, false, "smt", "ok", "no sibling", NULL },
+		{ __LINE__, "3", false, false, "isolcpus", "ok", "isolated 3, nohz_full none", NULL },
+		{ __LINE__, "1", false, false, "isolcpus", "noisy", "isolated 3", "isolcpus=1" },
+		{ __LINE__, "0-3", false, false, "load", "noisy", "1.50", "stop other work" },
+		{ __LINE__, "0-3", false, false, "perf_event_paranoid", "noisy", "user space only",
+		  "perf_event_paranoid=1" },
+		{ __LINE__, "0-3", false, true, "perf_event_paranoid", "ok", "running as root", NULL },
+		{ __LINE__, "0-3", false, false, "aslr", "noisy", "randomize_va_space 2", "--no-aslr" },
+		{ __LINE__, "0-3", true, false, "aslr", "ok", "--no-aslr", NULL },
+		{ __LINE__, "0-3", false, false, "hypervisor", "ok", "none", NULL },
+		{ __LINE__, "0-3", false, false, "tsc", "ok", "invariant", NULL },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct ti_envcheck_opts o = { root, &cpus, cases[i].no_aslr, cases[i].root_user };
+		const struct ti_env_item *it;
+
+		ti_cpuset_parse(cases[i].cpus, &cpus);
+		n = ti_envcheck(&o, items);
+		it = item(items, n, cases[i].name);
+		tap_ok(it != NULL, cases[i].line, "item '%s' present", cases[i].name);
+		if (!it)
+			continue;
+		tap_ok(strcmp(ti_verdict_name(it->verdict), cases[i].verdict) == 0, cases[i].line,
+		       "%s: %s, want %s (%s)", cases[i].name, ti_verdict_name(it->verdict),
+		       cases[i].verdict, it->value);
+		tap_ok(strstr(it->value, cases[i].value_has) != NULL, cases[i].line,
+		       "%s value '%s' has '%s'", cases[i].name, it->value, cases[i].value_has);
+		tap_ok(cases[i].fix_has ? strstr(it->fix, cases[i].fix_has) != NULL : it->fix[0] == '\0',
+		       cases[i].line, "%s fix '%s'", cases[i].name, it->fix);
+	}
+
+	/* The other kinds of machine: boost instead of no_turbo, a VM flag,
+	 * no cpufreq, no TSC flags. */
+	put(root, "/proc/cpuinfo", "flags\t: fpu tsc hypervisor\n");
+	char path[600];
+	snprintf(path, sizeof path, "%s/sys/devices/system/cpu/intel_pstate/no_turbo", root);
+	unlink(path);
+	put(root, "/sys/devices/system/cpu/cpufreq/boost", "0\n");
+	ti_cpuset_parse("4", &cpus);
+	struct ti_envcheck_opts o = { root, &cpus, false, false };
+	n = ti_envcheck(&o, items);
+	const struct ti_env_item *it = item(items, n, "turbo");
+	TAP_OK(it && it->verdict == TI_VERDICT_OK && strstr(it->value, "boost 0"), "boost 0: ok");
+	it = item(items, n, "hypervisor");
+	TAP_OK(it && it->verdict == TI_VERDICT_NOISY, "hypervisor flag: noisy");
+	it = item(items, n, "tsc");
+	TAP_OK(it && it->verdict == TI_VERDICT_NOISY && strstr(it->value, "not invariant"),
+	       "no nonstop_tsc: not invariant");
+	it = item(items, n, "governor cpu4");
+	TAP_OK(it && it->verdict == TI_VERDICT_UNKNOWN, "no cpufreq: unknown");
+	it = item(items, n, "smt");
+	TAP_OK(it && it->verdict == TI_VERDICT_UNKNOWN, "no topology: unknown");
+
+	/* Nothing readable at all: every item unknown, nothing fails. */
+	struct ti_envcheck_opts none = { "/nonexistent-timeit-root", &cpus, false, false };
+	n = ti_envcheck(&none, items);
+	size_t unknown = 0;
+	for (size_t i = 0; i < n; i++)
+		unknown += items[i].verdict == TI_VERDICT_UNKNOWN;
+	TAP_OK(n >= 9 && unknown == n, "empty root: %zu items, %zu unknown", n, unknown);
+
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", root);
+}
+
+int main(void)
+{
+	cpusets();
+	screen();
+	envcheck();
+	return tap_done();
+}

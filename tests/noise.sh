@@ -1,0 +1,98 @@
+#!/bin/sh
+# Noise control for real: --cpu pins the command (its own
+# /proc/self/status), --no-aslr reaches it (/proc/self/personality),
+# --check-env on this machine, and the noise screen in the summary and JSON.
+. "$top_srcdir/tests/setup"
+
+# CPUs timeit may use here: pin to the first and to the last of them.
+allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+[ -n "$allowed" ] || skip "no Cpus_allowed_list in /proc/self/status"
+first=$(printf '%s\n' "$allowed" | sed 's/[-,].*//')
+last=$(printf '%s\n' "$allowed" | sed 's/.*[-,]//')
+for cpu in "$first" "$last"; do
+	"$TIMEIT" --cpu "$cpu" --summary s --redirect-output out \
+		sh -c 'grep Cpus_allowed_list /proc/self/status' || fail "--cpu $cpu run"
+	got=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' out)
+	[ "$got" = "$cpu" ] || fail "--cpu $cpu: the command may run on '$got'"
+done
+# The command's children inherit the mask.
+"$TIMEIT" --cpu "$last" --redirect-output out sh -c 'sh -c "grep Cpus_allowed_list /proc/self/status"' 2>/dev/null ||
+	fail "--cpu child run"
+grep -q "Cpus_allowed_list:[[:space:]]*$last\$" out || fail "grandchild not pinned: $(cat out)"
+# Without --cpu the command gets timeit's own mask.
+"$TIMEIT" --redirect-output out sh -c 'grep Cpus_allowed_list /proc/self/status' 2>/dev/null
+grep -q "Cpus_allowed_list:[[:space:]]*$allowed\$" out || fail "mask changed without --cpu: $(cat out)"
+
+# Bad lists are usage errors naming the list; a CPU that does not exist
+# fails the set-up (66) and the command does not run.
+expect_status 1 "$TIMEIT" --cpu 1-x "$AUX" pidfile ran 2>err
+grep -q "'1-x'" err || fail "--cpu error does not name the list: $(cat err)"
+expect_status 1 "$TIMEIT" --cpu 100000 "$AUX" pidfile ran 2>/dev/null
+expect_status 66 "$TIMEIT" --cpu 1023 --summary s "$AUX" pidfile ran 2>err
+grep -q "^timeit: --cpu: 1023: " err || fail "unusable CPU: $(cat err)"
+[ ! -e ran ] || fail "the command ran on an unusable CPU"
+[ "$(summary_value s exit)" = 66 ] || fail "exit line for an unusable CPU"
+
+# --no-aslr: the command's personality has ADDR_NO_RANDOMIZE (0x0040000);
+# without it, timeit's own personality is passed on unchanged.
+"$TIMEIT" --no-aslr --redirect-output out cat /proc/self/personality 2>err ||
+	fail "--no-aslr run: $(cat err)"
+refused=
+if grep -q 'no-aslr' err; then
+	# A seccomp filter may forbid personality(2): checked at the end.
+	refused="personality(ADDR_NO_RANDOMIZE) refused here: $(cat err)"
+else
+	p=$(cat out)
+	[ $((0x$p & 0x0040000)) -ne 0 ] || fail "--no-aslr: personality is $p"
+	"$TIMEIT" --redirect-output out cat /proc/self/personality
+	own=$(cat /proc/self/personality)
+	[ "$(cat out)" = "$own" ] || fail "personality $(cat out) without --no-aslr, timeit has $own"
+	# With ASLR off the stack of two runs is at the same address.
+	if [ "$(cat /proc/sys/kernel/randomize_va_space)" != 0 ]; then
+		"$TIMEIT" --no-aslr --redirect-output a sh -c 'grep "\[stack\]" /proc/self/maps'
+		"$TIMEIT" --no-aslr --redirect-output b sh -c 'grep "\[stack\]" /proc/self/maps'
+		cmp -s a b || fail "stack moved between --no-aslr runs: $(cat a b)"
+	fi
+fi
+
+# --check-env: every item with a verdict; values agree with the machine.
+"$TIMEIT" --check-env >env.txt || fail "--check-env failed"
+for item in turbo smt isolcpus load perf_event_paranoid aslr hypervisor tsc; do
+	grep -Eq "^$item +(ok|noisy|unknown) " env.txt || fail "--check-env lacks $item: $(cat env.txt)"
+done
+grep -Eq '^governor cpu[0-9,-]+ +(ok|noisy|unknown) ' env.txt || fail "no governor line"
+aslr=$(cat /proc/sys/kernel/randomize_va_space)
+grep -Eq "^aslr +[a-z]+ +randomize_va_space $aslr\$" env.txt || fail "aslr: $(grep ^aslr env.txt)"
+if [ -r /proc/sys/kernel/perf_event_paranoid ]; then
+	par=$(cat /proc/sys/kernel/perf_event_paranoid)
+	grep -Eq "^perf_event_paranoid +[a-z]+ +$par( |\$)" env.txt || fail "paranoid: $(grep ^perf env.txt)"
+fi
+if grep -qw hypervisor /proc/cpuinfo; then
+	grep -Eq '^hypervisor +noisy ' env.txt || fail "a VM not reported: $(grep ^hyper env.txt)"
+fi
+# A noisy item says how to fix it.
+awk '$2 == "noisy" { getline n; if (n !~ /fix: /) exit 1 }' env.txt || fail "a noisy item without a fix"
+# --no-aslr makes the ASLR item ok.
+"$TIMEIT" --no-aslr --check-env | grep -Eq '^aslr +ok ' || fail "--check-env --no-aslr"
+expect_status 0 "$TIMEIT" --cpu "$last" --check-env >/dev/null
+
+# The noise screen: a noise-flags line, a number; reasons in the JSON with
+# the environment.
+"$TIMEIT" --summary s --json j "$AUX" burn 20 || fail "screen run"
+flags=$(summary_value s noise-flags)
+case $flags in '' | *[!0-9]*) fail "noise-flags '$flags'" ;; esac
+[ "$flags" -lt 32 ] || fail "noise-flags $flags has undocumented bits"
+grep -q '"noise": {' j || fail "no noise object in the JSON"
+grep -q '"reasons": \[' j || fail "no reasons in the JSON"
+grep -q '"environment": \[' j || fail "no environment in the JSON"
+grep -q '"name": "aslr"' j || fail "the environment lacks aslr"
+# A run that reads a file not in the page cache may fault; a sleeping one
+# never migrates on one CPU: pinned and idle is clean of migrations.
+"$TIMEIT" --cpu "$last" -e cpu-migrations --summary s "$AUX" sleep 20 2>/dev/null ||
+	fail "pinned run"
+m=$(summary_value s cpu-migrations)
+# (No line at all when perf events are not available.)
+[ -z "$m" ] || [ "$m" = 0 ] || fail "a pinned run migrated $m times"
+[ $(( $(summary_value s noise-flags) & 1 )) -eq 0 ] || fail "migration bit set when pinned"
+[ -z "$refused" ] || skip "$refused"
+exit 0
