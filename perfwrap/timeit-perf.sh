@@ -590,8 +590,9 @@ esac
 
 # perf's notes about events, as timeit's note_counters().
 if [ "$use_perf" = 1 ] && [ "$o_quiet" = 0 ] && { [ "$o_verbose" = 1 ] || [ "$o_events_set" = 1 ]; }; then
-	awk -F, -v prog="$prog" '
+	awk -F, -v prog="$prog" -v evlist="$o_events" '
 	/^#/ || NF < 3 { next }
+	$3 ~ /:u$/ && index(evlist, $3) == 0 { sub(/:u$/, "", $3) }
 	$3 == "duration_time" || $3 == "user_time" || $3 == "system_time" { next }
 	$1 == "<not supported>" { printf "%s: note: event %s skipped: not supported\n", prog, $3 }
 	$1 == "<not counted>" { printf "%s: note: event %s was never scheduled (not counted)\n", prog, $3 }
@@ -618,7 +619,7 @@ fi
 # prints "<not counted>" for a tool event that is 0.  Without perf, all
 # three come from GNU time (%e %U %S, 10 ms).  maxrss: GNU time's %M (KiB).
 [ -f "$t/csv" ] || : >"$t/csv"
-LC_ALL=C awk -F, -v status="$status" -v end="$end" -v tl="$time_line" \
+LC_ALL=C awk -F, -v status="$status" -v end="$end" -v tl="$time_line" -v evlist="$o_events" \
 	-v maxrss="$o_maxrss" -v posix="$o_posix" -v summary="$o_summary_set" '
 function key(n,   i) {
 	for (i = 1; i <= 5; i++)
@@ -635,6 +636,10 @@ BEGIN {
 	n = split(tl, tf, " ")
 }
 /^#/ || NF < 3 { next }
+# With perf_event_paranoid >= 2 an unprivileged perf counts user space only
+# and says so with a ":u" it adds to every name; the keys stay the names
+# asked for, as in timeit.
+$3 ~ /:u$/ && index(evlist, $3) == 0 { sub(/:u$/, "", $3) }
 $3 == "duration_time" { if ($1 ~ /^[0-9]/) real = $1 / 1e9; else real = 0; next }
 $3 == "user_time" { if ($1 ~ /^[0-9]/) ut = $1 / 1e9; else ut = 0; next }
 $3 == "system_time" { if ($1 ~ /^[0-9]/) st = $1 / 1e9; else st = 0; next }
