@@ -79,8 +79,8 @@ EXTRA_DIST += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verd
 	tests/compare-svg.sh tests/compare-cli.sh
 
 # test-suite/: the bundled suite end to end (small sizes), sharding, the
-# arguments passed to timeit, fpcmp, and make ab.
+# arguments passed to timeit, fpcmp, make ab, and the suite under timeit-perf.
 TESTS += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-args.sh \
-	tests/test-suite-ab.sh
+	tests/test-suite-ab.sh tests/test-suite-perf.sh
 EXTRA_DIST += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-args.sh \
-	tests/test-suite-ab.sh
+	tests/test-suite-ab.sh tests/test-suite-perf.sh
