@@ -36,6 +36,14 @@ grep -q "^--summary $o/Output/tak.compile.time --redirect-output $o/Output/tak.b
 grep -q '"timeit_flags": "--fake-flag --count-instructions=valgrind"' "$o/report.json" ||
 	fail "timeit flags not in the run info"
 
+# Fewer samples than before: the extra summaries are removed, so that a
+# comparison of the results directory cannot pick up stale runs.
+make -s -f "$suite/Makefile" O="$tmp/o" TIMEIT="$tmp/fake-timeit" CFLAGS=-O2 SIZE=small SAMPLES=1 \
+	BENCHMARKS=tak RUNTIMELIMIT=77 TIMEIT_FLAGS='--fake-flag' COUNT_INSTRUCTIONS=valgrind > table
+[ -f "$o/results/tak.1.time" ] || fail "tak.1.time removed"
+[ ! -f "$o/results/tak.2.time" ] || fail "stale tak.2.time left in the results"
+[ "$(grep -vcx -- --version args)" -eq 3 ] || fail "an up-to-date sample was run again"
+
 # fpcmp: a table of STATUS FILE1 FILE2 FLAGS; a failure names its case
 # row number (dash has no LINENO).
 fpcmp=$o/tools/fpcmp

@@ -34,6 +34,18 @@ for path in "$@"; do
 	if [ -f "$out/bin/$name" ]; then
 		hash=$(md5sum < "$out/bin/$name" | cut -d' ' -f1)
 	fi
+	# Samples beyond SAMPLES are left from an earlier run, maybe of another
+	# binary: remove them so no comparison of RESULTS picks them up.
+	for f in "$results/$name".*.time "$results/$name".*.time.wrong-output \
+		"$out/Output/$name".*.status; do
+		i=${f#"$results/$name".}
+		i=${i#"$out/Output/$name".}
+		i=${i%%.*}
+		case $i in
+		'' | *[!0-9]*) ;;
+		*) [ "$i" -le "$samples" ] || rm -f "$f" ;;
+		esac
+	done
 	i=1
 	while [ "$i" -le "$samples" ]; do
 		status=$(sed 1q "$out/Output/$name.$i.status" 2>/dev/null || echo "fail not run")
