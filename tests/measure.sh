@@ -49,7 +49,10 @@ if [ $counting = yes ]; then
 	in_range "$tc" 0.2 3 || fail "burn 300: task-clock is $tc"
 	# user is task-clock (%.4f of the same value printed %.6f).
 	close "$user" "$tc" 0.00006 || fail "user $user is not task-clock $tc"
-	[ ! -s err ] || fail "default events on this machine were not quiet: $(cat err)"
+	# Quiet, but for the warning a multiplexed hardware event gets on a
+	# machine with few counters.
+	said=$(grep -v '^timeit: warning: event .* (multiplexed)' err || true)
+	[ -z "$said" ] || fail "default events on this machine were not quiet: $said"
 else
 	grep -q '^task-clock' s && fail "task-clock line although counting is not expected"
 	portable_summary s
@@ -96,7 +99,7 @@ for opts in "" -v -q "-e cycles,instructions" "-v -e task-clock,cycles" "-q -e c
 	# shellcheck disable=SC2086
 	expect_status 0 "$TIMEIT" $opts --summary s --redirect-output o "$AUX" print hello eprint world 2>err
 	printf 'hello\nworld\n' | cmp -s - o || fail "'$opts': the command's output is '$(cat o)'"
-	bad=$(grep -v '^timeit: note: ' err || true)
+	bad=$(grep -Ev '^timeit: (note: |warning: event .* \(multiplexed\))' err || true)
 	[ -z "$bad" ] || fail "'$opts': stderr has more than notes: $bad"
 	case $opts in -q*) [ ! -s err ] || fail "-q still said: $(cat err)" ;; esac
 	# An asked-for event is counted or its absence is said, never silent.
