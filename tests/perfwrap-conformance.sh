@@ -202,6 +202,17 @@ case_ --append-exitstatus true
 case_ --summary S
 case_ --help
 case_ -h
+# An event list neither accepts: a usage error, nothing run (the
+# messages differ: timeit parses the list, timeit-perf asks perf).
+for tool in "$TIMEIT" "$PERFWRAP"; do
+	rm -f ran
+	expect_status 1 "$tool" -e no-such-event --summary S "$AUX" pidfile ran 2>err
+	grep -q -- '--events: .*no-such-event' err || fail "-e no-such-event: $tool: $(cat err)"
+	[ ! -e ran ] || fail "-e no-such-event: $tool ran the command"
+	[ ! -e S ] || fail "-e no-such-event: $tool wrote a summary"
+done
+cases=$((cases + 1))
+
 # SIGTERM to the program while the command runs: the command's group is
 # killed, the summary still written, status 137.
 label="SIGTERM to the program"
