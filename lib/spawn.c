@@ -227,6 +227,12 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 	child_pgid = 0;
 	timed_out = 0;
 	install_handlers();
+	/* --cpu: timeit moves onto the CPUs first, outside the measured path,
+	 * so the child's own sched_setaffinity (which reports a failure) does
+	 * not migrate it between vfork and exec.  Failing here is left to the
+	 * child to report. */
+	if (plan->pin)
+		(void)sched_setaffinity(0, sizeof plan->cpus, &plan->cpus);
 	return 0;
 }
 
