@@ -19,26 +19,66 @@ for p in "$TIMEIT" "$LAUNCHER" "$RUNNER" "$WORK"; do
 done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/timeit-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# A second scratch directory in memory (tmpfs), when there is one: a
+# summary written there costs no file-system journaling or write-back.
+shm=
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	shm=$(mktemp -d /dev/shm/timeit-bench.XXXXXX)
+fi
+trap 'rm -rf "$tmp" ${shm:+"$shm"}' EXIT INT TERM
 
-# medians FILE NAME...: per command index, the median ns per run (in
-# microseconds), the coefficient of variation over rounds and the largest
-# maxrss, one line per command, labelled with the NAMEs in index order.
+# medians FILE NAME...: per command index (from the runner's lines
+# "ROUND INDEX NS MAXRSS_KIB CPU_NS"), one line:
+#   INDEX WALL_US WALL_CV% MAXRSS_KIB CPU_US CPU_CV% NAME
+# medians in microseconds, coefficients of variation over the rounds, the
+# largest maxrss; labelled with the "|"-separated NAMEs in index order.
 medians() {
 	f=$1
 	shift
-	sort -k2,2n -k3,3n "$f" | awk -v names="$*" '
-	BEGIN { n_names = split(names, label, "|") }
-	{ i = $2; c = ++n[i]; v[i, c] = $3; s[i] += $3; ss[i] += $3 * $3
+	awk -v names="$*" '
+	BEGIN { split(names, label, "|") }
+	{ i = $2; c = ++n[i]; w[i, c] = $3; u[i, c] = $5
+	  sw[i] += $3; ssw[i] += $3 * $3; su[i] += $5; ssu[i] += $5 * $5
 	  if ($4 > rss[i]) rss[i] = $4 }
+	function sort(a, i, c,  j, k, t) {
+		for (j = 2; j <= c; j++)
+			for (k = j; k > 1 && a[i, k - 1] > a[i, k]; k--) {
+				t = a[i, k]; a[i, k] = a[i, k - 1]; a[i, k - 1] = t
+			}
+	}
+	function median(a, i, c) {
+		return (c % 2) ? a[i, (c + 1) / 2] : (a[i, c / 2] + a[i, c / 2 + 1]) / 2
+	}
+	function cv(s, ss, c,  m, v) {
+		m = s / c; v = ss / c - m * m
+		return m > 0 && v > 0 ? 100 * sqrt(v) / m : 0
+	}
 	END {
 		for (i = 0; i in n; i++) {
 			c = n[i]
-			med = (c % 2) ? v[i, (c + 1) / 2] : (v[i, c / 2] + v[i, c / 2 + 1]) / 2
-			mean = s[i] / c
-			var = ss[i] / c - mean * mean
-			cv = mean > 0 && var > 0 ? sqrt(var) / mean * 100 : 0
-			printf "%d %.1f %.1f %d %s\n", i, med / 1000, cv, rss[i], label[i + 1]
+			sort(w, i, c)
+			sort(u, i, c)
+			printf "%d %.1f %.1f %d %.1f %.1f %s\n", i, median(w, i, c) / 1000,
+				cv(sw[i], ssw[i], c), rss[i], median(u, i, c) / 1000,
+				cv(su[i], ssu[i], c), label[i + 1]
 		}
-	}'
+	}' "$f"
+}
+
+# report FILE: a table of medians lines, ratios to the first (the
+# baseline): wall time per run and the CPU time it cost (user+sys of the
+# command and all its descendants).
+report() {
+	printf '%-44s %11s %6s %7s %11s %6s %7s\n' "" "wall us" "cv%" "ratio" "cpu us" "cv%" "ratio"
+	awk '
+	NR == 1 { w0 = $2; c0 = $5 }
+	{ l = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", l)
+	  printf "%-44s %11.1f %6.1f %6.3fx %11.1f %6.1f %6.3fx\n", l, $2, $3, $2 / w0, $5, $6,
+		(c0 > 0 ? $5 / c0 : 0) }' "$1"
+}
+
+# rss_report FILE: the largest maxrss of each command of a medians file.
+rss_report() {
+	awk '{ l = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", l)
+	       printf "peak RSS  %-30s %6d KiB (%.2f MiB)\n", l, $4, $4 / 1024 }' "$1"
 }

@@ -62,7 +62,7 @@ summarize() {
 	}'
 }
 
-echo "noise: $runs runs of work $ms (page faults + getppid + user spin), $(nproc) cpus, $(uname -r)"
+echo "noise: $runs runs of work $ms (page faults + getppid + user spin), $(nproc) cpus, $(uname -r), load $(cut -d" " -f1-3 /proc/loadavg)"
 echo "method sd: standard deviation over runs of (metric / exact CPU time), in % of it"
 echo
 series > "$tmp/quiet"

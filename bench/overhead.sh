@@ -5,13 +5,15 @@
 # program: the minimal posix_spawn+waitpid launcher (the baseline), timeit
 # with its default counters and --summary, timeit the LLVM way (--no-perf
 # --rusage-times), perf stat and GNU time when present.  Prints the median
-# wall time per run, its coefficient of variation, and the ratio to the
+# wall time per run and the median CPU time it cost (user+sys of the tool
+# and the program), their coefficients of variation and ratios to the
 # launcher; then timeit's own peak RSS.  Targets (issue 2): timeit <= 1.05x
 # the launcher on true, peak RSS <= 1.5 MiB.
 #
 # Environment: TIMEIT, BENCH_BIN (make bench sets both); SUMMARY_DIR, the
 # directory of the summary file (default: a fresh directory under TMPDIR;
-# its file system matters, see docs/BENCHMARKS.md).
+# its file system matters, see docs/BENCHMARKS.md); BENCH_KEEP, a
+# directory to copy the raw runner output and medians into.
 . "$(dirname "$0")/common.sh"
 rounds=${1:-30}
 sdir=${SUMMARY_DIR:-$tmp}
@@ -21,6 +23,10 @@ F=$sdir/timeit-bench-summary.$$
 set -- "$LAUNCHER" @ :: "$TIMEIT" --summary "$F" @ :: \
 	"$TIMEIT" --no-perf --rusage-times --summary "$F" @
 labels="launcher|timeit --summary F|timeit --no-perf --rusage-times --summary F"
+if [ -n "$shm" ] && [ -z "${SUMMARY_DIR:-}" ]; then
+	set -- "$@" :: "$TIMEIT" --summary "$shm/summary" @
+	labels="$labels|timeit --summary F (F on tmpfs)"
+fi
 if command -v perf >/dev/null 2>&1 && perf stat -o /dev/null true 2>/dev/null; then
 	set -- "$@" :: perf stat -o /dev/null @
 	labels="$labels|perf stat"
@@ -38,33 +44,25 @@ if [ -n "$gnutime" ]; then
 fi
 
 # The template is expanded word by word, so no path may contain blanks.
-case "$TIMEIT$BENCH_BIN$sdir" in
+case "$TIMEIT$BENCH_BIN$sdir$shm" in
 *[[:space:]]*) echo "overhead.sh: paths with blanks are not supported" >&2; exit 1 ;;
 esac
 template=$*
 
-report() {
-	awk -v what="$1" '
-	NR == 1 { base = $2 }
-	{ label = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", label)
-	  printf "%-44s %10.1f us  cv %5.1f%%  %6.3fx\n", label, $2, $3, $2 / base }
-	' "$2"
-}
-
-echo "overhead: $rounds interleaved rounds, median wall time per run (host: $(nproc) cpus, $(uname -r))"
+echo "overhead: $rounds interleaved rounds, medians per run (host: $(nproc) cpus, $(uname -r), load $(cut -d" " -f1-3 /proc/loadavg))"
 echo "summary file: $F ($(stat -f -c %T "$sdir" 2>/dev/null || echo '?'))"
 echo
 echo "== true (10 runs per round)"
 # shellcheck disable=SC2046
 "$RUNNER" "$rounds" 10 $(printf '%s\n' "$template" | sed 's|@|true|g') > "$tmp/true.raw"
 medians "$tmp/true.raw" "$labels" > "$tmp/true.med"
-report true "$tmp/true.med"
+report "$tmp/true.med"
 echo
 echo "== work 50 user (a 50 ms CPU-bound program, 1 run per round)"
 # shellcheck disable=SC2046
 "$RUNNER" "$rounds" 1 $(printf '%s\n' "$template" | sed "s|@|$WORK 50 user|g") > "$tmp/work.raw"
 medians "$tmp/work.raw" "$labels" > "$tmp/work.med"
-report work "$tmp/work.med"
+report "$tmp/work.med"
 echo
 
 # Peak RSS of timeit itself: wait4's ru_maxrss of timeit is the larger of
@@ -74,10 +72,11 @@ echo
 if [ -x "$NOP" ]; then
 	"$RUNNER" -f 10 1 "$NOP" :: "$LAUNCHER" "$NOP" :: "$TIMEIT" --summary "$F" "$NOP" :: \
 		"$TIMEIT" --summary "$F" true > "$tmp/rss.raw"
-	medians "$tmp/rss.raw" "nop alone|launcher nop|timeit --summary F nop|timeit --summary F true" |
-		awk '{ label = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", label)
-		       printf "peak RSS  %-28s %6d KiB (%.2f MiB)\n", label, $4, $4 / 1024 }'
+	medians "$tmp/rss.raw" "nop alone|launcher nop|timeit --summary F nop|timeit --summary F true" \
+		> "$tmp/rss.med"
+	rss_report "$tmp/rss.med"
 else
 	echo "peak RSS: $NOP not built (needs a static libc)"
 fi
 rm -f "$F"
+[ -z "${BENCH_KEEP:-}" ] || cp "$tmp"/*.raw "$tmp"/*.med "$BENCH_KEEP"/

@@ -6,10 +6,13 @@
  * from round to round so no command always follows the same one) and
  * prints one line per command:
  *
- *   ROUND INDEX NS_PER_RUN MAXRSS_KIB
+ *   ROUND INDEX NS_PER_RUN MAXRSS_KIB CPU_NS_PER_RUN
  *
  * NS_PER_RUN is CLOCK_MONOTONIC from posix_spawnp to the reaping wait4,
- * divided by K; MAXRSS_KIB is the largest ru_maxrss wait4 returned for
+ * divided by K; CPU_NS_PER_RUN the user+sys time wait4 reports for the
+ * command and every descendant it reaped (summed, they are the scheduler's
+ * exact runtime: the tick split only divides them), divided by K: the cost,
+ * which a loaded machine inflates far less than the wall time; MAXRSS_KIB is the largest ru_maxrss wait4 returned for
  * the command itself (Linux: the larger of its own peak and its reaped
  * children's, getrusage(2)).  posix_spawnp starts the commands (a vfork,
  * the cheapest start); it shares the runner's memory until exec, so the
@@ -87,7 +90,7 @@ int main(int argc, char **argv)
 		for (int j = 0; j < ncmd; j++) {
 			int c = (j + r) % ncmd;
 			long maxrss = 0;
-			long long t0 = now_ns();
+			long long cpu = 0, t0 = now_ns();
 
 			for (int n = 0; n < k; n++) {
 				struct rusage ru;
@@ -119,8 +122,10 @@ int main(int argc, char **argv)
 				}
 				if (ru.ru_maxrss > maxrss)
 					maxrss = ru.ru_maxrss;
+				cpu += (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
+				       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
 			}
-			printf("%d %d %lld %ld\n", r, c, (now_ns() - t0) / k, maxrss);
+			printf("%d %d %lld %ld %lld\n", r, c, (now_ns() - t0) / k, maxrss, cpu / k);
 		}
 	}
 	return 0;

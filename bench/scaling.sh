@@ -13,7 +13,9 @@
 # Environment: TIMEIT, BENCH_BIN (make bench sets both).
 . "$(dirname "$0")/common.sh"
 rounds=${1:-10}
-F=$tmp/summary
+# The summary in memory when possible: the file system's cost is
+# bench/overhead.sh's business, the counters' is this script's.
+F=${shm:-$tmp}/summary
 
 tru=
 for t in /bin/true /usr/bin/true; do
@@ -31,15 +33,7 @@ e32=$sw,$sw,$sw,$sw
 
 labels="launcher|timeit --no-perf|timeit (default events)|timeit -e (1 event)|timeit -e (8 events)|timeit -e (32 events)"
 
-report() {
-	awk '
-	NR == 1 { base = $2 }
-	{ label = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", label)
-	  printf "%-28s %12.1f us  cv %5.1f%%  +%10.1f us  %6.3fx\n", label, $2, $3, $2 - base, $2 / base }
-	' "$1"
-}
-
-echo "scaling: $(nproc) cpus, $(uname -r)"
+echo "scaling: $(nproc) cpus, $(uname -r), load $(cut -d" " -f1-3 /proc/loadavg)"
 echo
 echo "== tree of 1000 x $tru under sh -c ($rounds rounds, median)"
 "$RUNNER" "$rounds" 1 "$LAUNCHER" sh -c "$tree" :: \
