@@ -227,6 +227,11 @@ done
 if [ "$o_maxrss" = 1 ] && [ "$have_time" = 0 ]; then
 	die "--report-maxrss: $gnutime: not found (GNU time reads ru_maxrss)"
 fi
+# Without perf, fail before any file is touched.
+if [ "$use_perf" = 0 ]; then
+	[ "$o_fallback" = 1 ] || die "perf: $perf_problem (install linux-perf, or use --fallback)"
+	[ "$have_time" = 1 ] || die "perf: $perf_problem; --fallback: $gnutime: not found"
+fi
 
 t=$(mktemp -d "${TMPDIR:-/tmp}/timeit-perf.XXXXXX") || die "cannot create a temporary directory"
 sum_tmp=
@@ -251,7 +256,7 @@ if [ "$use_perf" = 1 ] && [ "$o_events_set" = 1 ]; then
 	if ! LC_ALL=C "$perf" stat -x, -o /dev/null -e "$o_events" true >/dev/null 2>"$t/check"; then
 		if grep -q -i -e 'event syntax error' -e 'unknown' -e 'invalid' "$t/check"; then
 			echo "$prog: --events: perf rejects '$o_events':" >&2
-			sed -n '1,6s/^/  /p' "$t/check" >&2
+			sed -n '1,3s/^/  /p' "$t/check" >&2
 			exit 1
 		fi
 	fi
@@ -536,10 +541,6 @@ if [ "$use_perf" = 1 ] && ! measure "$@"; then
 	note "perf cannot count ($perf_problem): times from $gnutime (rusage)"
 	measure "$@" || die "$gnutime: the command was not run"
 elif [ "$use_perf" = 0 ]; then
-	if [ "$o_fallback" = 0 ]; then
-		die "perf: $perf_problem (install linux-perf, or use --fallback)"
-	fi
-	[ "$have_time" = 1 ] || die "perf: $perf_problem; --fallback: $gnutime: not found"
 	note "perf unavailable ($perf_problem): times from $gnutime (rusage)"
 	measure "$@" || die "$gnutime: the command was not run"
 fi

@@ -14,6 +14,9 @@ grep -q 'no-perf-here: not found' err || fail "no perf: message: $(cat err)"
 grep -q -- '--fallback' err || fail "no perf: --fallback not suggested: $(cat err)"
 [ ! -s out ] || fail "no perf: the command ran"
 [ ! -e S ] || fail "no perf: a summary was written"
+echo keep >kept
+expect_status 66 "$PERFWRAP" --redirect-stdout kept "$AUX" exit 0 2>err
+[ "$(cat kept)" = keep ] || fail "no perf: the redirect file was truncated"
 
 # A perf that cannot count (it fails before running the command).
 printf '#!/bin/sh\necho "No permission to enable task-clock event." >&2\nexit 255\n' >bad-perf
