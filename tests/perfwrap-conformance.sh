@@ -10,7 +10,13 @@ perf_bin=${PERF:-perf}
 command -v "$perf_bin" >/dev/null 2>&1 || skip "perf is not installed (linux-perf)"
 "$perf_bin" stat -x, -o /dev/null -e task-clock true 2>/dev/null ||
 	skip "perf cannot count task-clock here"
-[ -x /usr/bin/time ] || skip "GNU time (/usr/bin/time) is needed for --report-maxrss"
+# timeit-perf reads maxrss through GNU time; without it those cases are
+# left out (tests/perfwrap-fallback.sh checks the refusal).
+maxrss=--report-maxrss
+if ! [ -x /usr/bin/time ]; then
+	echo "note: no /usr/bin/time: the --report-maxrss cases are left out" >&2
+	maxrss=
+fi
 TIMEIT_PERF=$perf_bin
 export TIMEIT_PERF
 
@@ -179,7 +185,7 @@ case_ --summary S --limit-file-count 64 --limit-subprocess-count 500 \
 	"$AUX" limit nofile limit nproc limit stack limit data
 
 # Option forms and summary contents.
-case_ --summary S --report-maxrss "$AUX" alloc 64
+[ -z "$maxrss" ] || case_ --summary S "$maxrss" "$AUX" alloc 64
 case_ --summary S -e task-clock,page-faults "$AUX" burn 100
 case_ --summary=S --timeout=0 -q -- "$AUX" exit 2
 case_ -c "$tmp/sub" -t 0 --summary S --summary S "$AUX" exit 0
@@ -187,7 +193,7 @@ case_ -c "$tmp/sub" -t 0 --summary S --summary S "$AUX" exit 0
 # The report on stderr (no --summary).
 case_ "$AUX" burn 50
 case_ -p "$AUX" exit 4
-case_ --report-maxrss "$AUX" exit 0
+[ -z "$maxrss" ] || case_ "$maxrss" "$AUX" exit 0
 
 # Usage errors.
 case_ --limit-cpu abc true
