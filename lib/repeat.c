@@ -11,8 +11,9 @@
 #include "repeat.h"
 #include "summary.h"
 
-/* Median and MAD are computed here until lib/stats.c (ti_stats_median,
- * ti_stats_mad, same definitions) is in the tree. */
+/* Median and MAD as ti_stats_median/ti_stats_mad (lib/stats.c) define
+ * them, computed here because stats.o needs libm, which timeit does not
+ * link (its start-up cost lands on every short measured command). */
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
