@@ -9,35 +9,23 @@
 
 #include "noise.h"
 #include "repeat.h"
+#include "stats.h"
 #include "summary.h"
 
-/* Median and MAD as ti_stats_median/ti_stats_mad (lib/stats.c) define
- * them, computed here because stats.o needs libm, which timeit does not
- * link (its start-up cost lands on every short measured command). */
-static int cmp_double(const void *a, const void *b)
+/* Median, min and scaled MAD of X[0..N) (N >= 1) into M (lib/stats.c,
+ * which needs no libm).  Returns 0 or -ENOMEM. */
+static int metric(struct ti_repeat_metric *m, const double *x, size_t n)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
+	struct ti_stats_summary s;
+	int rc = ti_stats_summarize(x, n, &s);
 
-/* Median of X[0..N) (N >= 1), sorting X in place. */
-static double median_inplace(double *x, size_t n)
-{
-	qsort(x, n, sizeof *x, cmp_double);
-	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
-/* Fill M from X[0..N) (N >= 1), using TMP (room for N) as scratch. */
-static void metric(struct ti_repeat_metric *m, const double *x, size_t n, double *tmp)
-{
+	if (rc < 0)
+		return rc;
 	m->n = n;
-	memcpy(tmp, x, n * sizeof *x);
-	m->median = median_inplace(tmp, n);
-	m->min = tmp[0];
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = x[i] > m->median ? x[i] - m->median : m->median - x[i];
-	/* 1.4826 = 1 / Phi^-1(3/4): the MAD of normal data estimates sigma. */
-	m->mad = 1.4826 * median_inplace(tmp, n);
+	m->median = s.median;
+	m->min = s.min;
+	m->mad = s.mad;
+	return 0;
 }
 
 static bool is_time_event(const char *name)
@@ -51,16 +39,16 @@ int ti_repeat_aggregate(const struct ti_record *runs, size_t n, struct ti_repeat
 {
 	const struct ti_record *base = &runs[n ? n - 1 : 0];
 	struct ti_record *med = &a->median;
-	double *x, *tmp;
+	double *x;
 	size_t k;
+	int rc = 0;
 
 	memset(a, 0, sizeof *a);
 	if (n == 0)
 		return -EINVAL;
-	x = malloc(2 * n * sizeof *x);
+	x = malloc(n * sizeof *x);
 	if (!x)
 		return -ENOMEM;
-	tmp = x + n;
 
 	/* exit is the first non-zero status: that run says how it ended. */
 	for (size_t i = 0; i < n; i++) {
@@ -86,7 +74,8 @@ int ti_repeat_aggregate(const struct ti_record *runs, size_t n, struct ti_repeat
 		struct ti_repeat_metric *mt = &a->metric[a->nmetrics++];
 		strcpy(mt->key, keys[m]);
 		mt->is_time = m < 3;
-		metric(mt, x, n, tmp);
+		if ((rc = metric(mt, x, n)) < 0)
+			goto out;
 	}
 	med->real_s = a->metric[0].median;
 	med->user_s = a->metric[1].median;
@@ -96,7 +85,7 @@ int ti_repeat_aggregate(const struct ti_record *runs, size_t n, struct ti_repeat
 	if (med->tsc_valid) {
 		for (size_t i = 0; i < n; i++)
 			x[i] = (double)runs[i].tsc_ticks;
-		med->tsc_ticks = (uint64_t)(median_inplace(x, n) + 0.5);
+		med->tsc_ticks = (uint64_t)(ti_stats_median(x, n) + 0.5);
 	}
 
 	/* Counter I is the same event in every run (one event list). */
@@ -106,18 +95,18 @@ int ti_repeat_aggregate(const struct ti_record *runs, size_t n, struct ti_repeat
 
 		k = 0;
 		for (size_t i = 0; i < n; i++) {
-			const struct ti_count *rc = &runs[i].counts[c];
+			const struct ti_count *rk = &runs[i].counts[c];
 			double frac;
 
-			if (c >= runs[i].ncounts || !rc->counted)
+			if (c >= runs[i].ncounts || !rk->counted)
 				continue;
-			x[k++] = rc->scaled;
-			frac = rc->enabled ? (double)rc->running / (double)rc->enabled : 1.0;
+			x[k++] = rk->scaled;
+			frac = rk->enabled ? (double)rk->running / (double)rk->enabled : 1.0;
 			if (frac < worst) {
 				worst = frac;
-				mc->value = rc->value;
-				mc->enabled = rc->enabled;
-				mc->running = rc->running;
+				mc->value = rk->value;
+				mc->enabled = rk->enabled;
+				mc->running = rk->running;
 			}
 		}
 		mc->counted = k > 0;
@@ -126,11 +115,13 @@ int ti_repeat_aggregate(const struct ti_record *runs, size_t n, struct ti_repeat
 		struct ti_repeat_metric *mt = &a->metric[a->nmetrics++];
 		ti_summary_key(mc->name, mt->key, sizeof mt->key);
 		mt->is_time = is_time_event(mc->name);
-		metric(mt, x, k, tmp);
+		if ((rc = metric(mt, x, k)) < 0)
+			goto out;
 		mc->scaled = mt->median;
 	}
+out:
 	free(x);
-	return 0;
+	return rc;
 }
 
 void ti_repeat_format(struct ti_buf *b, const struct ti_repeat_agg *a, bool maxrss)
@@ -184,11 +175,9 @@ void ti_repeat_json(struct ti_json *j, const char *key, const struct ti_repeat_a
 
 static double median_real(const struct ti_record *runs, size_t n, double *tmp)
 {
-	if (n == 0)
-		return NAN;
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = runs[i].real_s;
-	return median_inplace(tmp, n);
+	return ti_stats_median(tmp, n);	/* NAN when N is 0 */
 }
 
 int ti_repeat_run(const struct ti_plan *plan, const struct ti_measure_opts *mo,
