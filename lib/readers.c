@@ -276,7 +276,9 @@ static int load_summary(struct ti_readers_set *set, const char *path, const char
 		if (!parse_double(val, &v))
 			return error(err, path, line, "%s: bad number '%s'", key, val);
 		if (strcmp(key, "exit") == 0) {
-			if (v != floor(v))
+			/* Also in range: converting a double outside long's
+			 * range is undefined behaviour (C11 6.3.1.4). */
+			if (v != floor(v) || v < -2147483648.0 || v > 2147483647.0)
 				return error(err, path, line, "exit: bad status '%s'", val);
 			status = (long)v;
 		}
