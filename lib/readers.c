@@ -565,7 +565,18 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Collect the *.time files under DIR (relative to the root via REL). */
+/* The test-suite renames the summary of a run whose output was wrong to
+ * NAME.I.time.wrong-output (test-suite/RunSafely.sh): a failed run of NAME. */
+#define WRONG_OUTPUT ".time.wrong-output"
+
+/* NAME (of length N) ends in SUFFIX, with at least one character before it. */
+static bool has_suffix(const char *name, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+	return n > k && strcmp(name + n - k, suffix) == 0;
+}
+
+/* Collect the *.time and *.time.wrong-output files under DIR. */
 static int walk(const char *dir, struct path_list *l, struct ti_readers_error *err, int depth)
 {
 	DIR *d = opendir(dir);
@@ -609,7 +620,8 @@ static int walk(const char *dir, struct path_list *l, struct ti_readers_error *e
 			}
 			continue;
 		}
-		if (!S_ISREG(st.st_mode) || n <= 5 || strcmp(e->d_name + n - 5, ".time") != 0) {
+		if (!S_ISREG(st.st_mode) ||
+		    !(has_suffix(e->d_name, n, ".time") || has_suffix(e->d_name, n, WRONG_OUTPUT))) {
 			free(full);
 			continue;
 		}
@@ -653,8 +665,20 @@ int ti_readers_load(struct ti_readers_set *set, const char *path, const char *me
 
 		while (*rel == '/')
 			rel++;
-		ti_readers_bench_name(rel, ".time", name, sizeof name);
-		rc = load_file(set, l.p[i], name, metric, err);
+		if (has_suffix(rel, strlen(rel), WRONG_OUTPUT)) {
+			/* Its time is not to be used; the failure is to be reported. */
+			char timename[1024];
+			struct ti_readers_sample s = { NAN, NAN, NAN };
+
+			/* Without ".wrong-output": NAME.I.time. */
+			snprintf(timename, sizeof timename, "%.*s",
+				 (int)(strlen(rel) - strlen(".wrong-output")), rel);
+			ti_readers_bench_name(timename, ".time", name, sizeof name);
+			rc = add_run(set, name, true, s, l.p[i]) < 0 ? -ENOMEM : 1;
+		} else {
+			ti_readers_bench_name(rel, ".time", name, sizeof name);
+			rc = load_file(set, l.p[i], name, metric, err);
+		}
 		if (rc > 0) {
 			total += rc;
 			rc = 0;

@@ -34,7 +34,7 @@ struct ti_readers_error {
 };
 
 /* Add the benchmarks found at PATH (a file or a directory searched for
- * *.time files) to SET, taking METRIC (exec_time, real, sys, maxrss or a
+ * *.time files, and *.time.wrong-output files as failed runs) to SET, taking METRIC (exec_time, real, sys, maxrss or a
  * counter/key name) from each run.  Returns the number of runs read, or
  * -errno / -EINVAL with ERR describing the problem. */
 int ti_readers_load(struct ti_readers_set *set, const char *path, const char *metric,

@@ -169,4 +169,22 @@ cp lnt-a.json RESULTS/report.json
 grep -q nts.fib r.csv && fail "report.json must not be read with the directory"
 "$COMPARE" --format csv RESULTS/report.json RESULTS/report.json >rr.csv || fail "report.json"
 [ "$(csv_field rr.csv nts.fib n_a)" = 5 ] || fail "RESULTS/report.json: $(cat rr.csv)"
+# A run with wrong output leaves RESULTS/<bench>.<i>.time.wrong-output
+# (test-suite/RunSafely.sh): a failed run, on either side, not a lost row.
+mkdir R2
+cp RESULTS/fib.*.time R2/
+printf 'exit 0\nreal 1.0\nuser 1.0\nsys 0.0\n' >RESULTS/wrong.1.time
+mv R2/fib.2.time R2/fib.2.time.wrong-output
+printf 'exit 0\nreal 1.0\nuser 1.0\nsys 0.0\n' >R2/wrong.1.time.wrong-output
+cp R2/wrong.1.time.wrong-output RESULTS/both.1.time.wrong-output
+cp R2/wrong.1.time.wrong-output R2/both.1.time.wrong-output
+"$COMPARE" --format csv RESULTS R2 >w.csv || fail "wrong-output summaries"
+[ "$(csv_field w.csv fib verdict)" = failed ] || fail "fib with a wrong output in B: $(cat w.csv)"
+grep -q '^fib,3,2,.*,B: 1 failed run (R2/fib.2.time.wrong-output)$' w.csv || fail "fib note: $(cat w.csv)"
+[ "$(csv_field w.csv wrong verdict)" = failed ] || fail "wrong output in B only: $(cat w.csv)"
+[ "$(csv_field w.csv both verdict)" = failed ] || fail "wrong output on both sides: $(cat w.csv)"
+mkdir R3
+cp R2/both.1.time.wrong-output R3/
+"$COMPARE" --format csv R3 R3 >w3.csv || fail "a directory of wrong outputs only"
+[ "$(csv_field w3.csv both verdict)" = failed ] || fail "only wrong outputs: $(cat w3.csv)"
 exit 0
