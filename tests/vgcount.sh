@@ -100,6 +100,14 @@ tr -d ' \n' <j >jj
 grep -q "\"valgrind\":{\"tool\":\"cachegrind\",\"valgrind\":\"[^\"]*\",\"version\":\"$v\",\"instructions\":$one,\"processes\":1,\"real\":[0-9.e-]*,\"timeout\":0}" jj ||
 	fail "JSON valgrind object: $(cat j)"
 
+# The extra run's limit scales with --timeout (valgrind is up to 50 times
+# slower); --valgrind-timeout sets it.
+"$TIMEIT" --summary s --json j --timeout 3 --count-instructions=valgrind "$W" work 10 2>err
+tr -d ' \n' <j | grep -q '"valgrind":{[^}]*"timeout":150}' || fail "50 x --timeout 3: $(cat j)"
+"$TIMEIT" --summary s --json j --timeout 3 --valgrind-timeout 0 --count-instructions=valgrind \
+	"$W" work 10 2>err
+tr -d ' \n' <j | grep -q '"valgrind":{[^}]*"timeout":0}' || fail "--valgrind-timeout 0: $(cat j)"
+
 # auto: without a PMU counting instructions, valgrind.
 "$TIMEIT" --summary s --count-instructions=auto "$W" work 2000 2>err
 if grep -q '^instructions ' s; then
