@@ -44,4 +44,14 @@ done
 sort ran > ran.sorted
 make -s -f "$suite/Makefile" O="$tmp/o" TIMEIT="$TIMEIT" list | sed 's|.*/||' | sort > bundled
 cmp -s ran.sorted bundled || fail "the shard runs did not cover the suite exactly once"
+
+# The shards' results merge in timeit-compare: every directory as one more
+# path of a side (-a DIR1 -a DIR2), one row per benchmark.
+compare=$top_builddir/timeit/timeit-compare
+"$compare" --format csv -a "$tmp/s1/results" -a "$tmp/s2/results" \
+	-b "$tmp/s2/results" -b "$tmp/s1/results" > merged.csv || fail "timeit-compare of the shards failed"
+sed 1d merged.csv | cut -d, -f1 | sort > merged
+cmp -s merged bundled || fail "merged shards: $(cat merged.csv)"
+awk -F, 'NR > 1 && ($2 != 1 || $3 != 1 || $13 == "missing" || $13 == "failed") { exit 1 }' merged.csv ||
+	fail "merged shards: a benchmark without one sample a side: $(cat merged.csv)"
 exit 0
