@@ -107,6 +107,36 @@ done
 "$COMPARE" --format csv vga/v.json vgb/v.json >vg.csv || fail "valgrind json: same code must not gate"
 grep -q '^v,5,5,.*,regressed,same,"same code, timing noise"$' vg.csv || fail "valgrind json: $(cat vg.csv)"
 
+# The same from files timeit itself wrote with --count-instructions=valgrind
+# (summaries and --json of a --repeat run set): the same binary and work is
+# "same", other work "changed".
+if command -v valgrind >/dev/null 2>&1; then
+	W=$top_builddir/tests/vgcount-work
+	mkdir vsa vsb vja vjb
+	for side in a b; do
+		for w in same other; do
+			n=2000
+			[ $side = b ] && [ $w = other ] && n=3000
+			"$TIMEIT" --summary "vs$side/$w.time" --count-instructions=valgrind "$W" work $n
+			"$TIMEIT" --summary /dev/null --json "vj$side/$w.json" --repeat 3 \
+				--count-instructions=valgrind "$W" work $n
+		done
+	done
+	# A directory is read for its summaries; --json files are paths of their own.
+	for kind in s j; do
+		if [ $kind = s ]; then
+			set -- vsa vsb
+		else
+			set -- -a vja/same.json -a vja/other.json -b vjb/same.json -b vjb/other.json
+		fi
+		"$COMPARE" --format csv "$@" >vt.csv || [ $? -eq 1 ] ||
+			fail "valgrind counts from timeit ($kind)"
+		[ "$(csv_field vt.csv same code)" = same ] || fail "same work ($kind): $(cat vt.csv)"
+		[ "$(csv_field vt.csv other code)" = changed ] || fail "other work ($kind): $(cat vt.csv)"
+	done
+	[ "$(csv_field vt.csv same n_a)" = 3 ] || fail "--repeat 3 --json: $(cat vt.csv)"
+fi
+
 # lit -o JSON (llvm/utils/lit/lit/reports.py JSONReport).
 cat >lit-a.json <<'JSON'
 {
