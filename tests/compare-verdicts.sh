@@ -81,6 +81,18 @@ expect_status 1 "$COMPARE" --noise-floor aa1 aa2 one-a one-b >/dev/null
 grep -q '^k,1,1,.*,regressed,,n=1/1: no test; beyond noise floor$' fl.csv || fail "floor k: $(cat fl.csv)"
 # q moved 0.75 %, within its A/A floor of 5 %.
 grep -q '^q,1,1,.*,unchanged,' fl.csv || fail "floor q: $(cat fl.csv)"
+# Enough samples, but a time of 0 (below the clock's resolution) has no
+# logarithm: no test, and the note says why, not "n=5/5".
+mkdir za zb
+for i in 1 2 3 4 5; do
+	printf 'exit 0\nuser 0.00%s\n' $((i % 3)) >"za/z.$i.time"
+	printf 'exit 0\nuser 0.00%s\n' $((i % 3 + 1)) >"zb/z.$i.time"
+	printf 'exit 0\nuser 0.000\n' >"za/zero.$i.time"
+	printf 'exit 0\nuser 0.000\n' >"zb/zero.$i.time"
+done
+"$COMPARE" --format csv za zb >z.csv || fail "zero times"
+grep -q '^z,5,5,.*,noisy,,values <= 0: no test$' z.csv || fail "a zero sample: $(cat z.csv)"
+grep -q '^zero,5,5,.*,unchanged,,values <= 0: no test$' z.csv || fail "all zero: $(cat z.csv)"
 
 # Instruction counts: equal counts with a time change are timing noise and
 # do not fail the gate; different counts mean the code changed.

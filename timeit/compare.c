@@ -472,7 +472,12 @@ static void decide(struct row *r, const struct config *c)
 			set_note(r, floor_known && r->floor >= log1p(c->min_change / 100)
 				    ? "significant, within noise floor" : "significant, below --min-change");
 	} else {
-		set_note(r, "n=%zu/%zu: no test", r->a->n, r->b->n);
+		/* Enough samples but no test: the log-ratios need values
+		 * above 0, which a time below the clock's resolution is not. */
+		if (r->a->n >= 2 && r->b->n >= 2)
+			set_note(r, "values <= 0: no test");
+		else
+			set_note(r, "n=%zu/%zu: no test", r->a->n, r->b->n);
 		if (beyond && floor_known)
 			r->v = r->change > 0 ? V_REGRESSED : V_IMPROVED;
 		else
