@@ -38,6 +38,15 @@ o2=$(count ./w2 work 2000)
 [ "$o1" = "$(count ./w1 work 2000)" ] || fail "-O1 build counted differently twice"
 echo "-O1: $o1 -O2: $o2"
 
+# And of a bundled benchmark: one round of the test-suite's tak.
+tak=$top_srcdir/test-suite/SingleSource/Benchmarks/tak.c
+$CC -O1 -o tak1 "$tak" -lm || fail "$CC -O1 tak.c failed"
+$CC -O2 -o tak2 "$tak" -lm || fail "$CC -O2 tak.c failed"
+t1=$(count --redirect-output /dev/null ./tak1 1)
+t2=$(count --redirect-output /dev/null ./tak2 1)
+[ "$t1" != "$t2" ] || fail "tak at -O1 and -O2 both counted $t1"
+echo "tak 1, -O1: $t1 -O2: $t2"
+
 # Children that exec are counted: two children add two runs of their work
 # (plus the parent's fork and wait, a few thousand instructions each).
 s0=$(count "$W" spawn 0 2000)
