@@ -44,6 +44,17 @@ make -s -f "$suite/Makefile" O="$tmp/o" TIMEIT="$tmp/fake-timeit" CFLAGS=-O2 SIZ
 [ ! -f "$o/results/tak.2.time" ] || fail "stale tak.2.time left in the results"
 [ "$(grep -vcx -- --version args)" -eq 3 ] || fail "an up-to-date sample was run again"
 
+# RESULTS=dir: the summaries go there (a relative path is taken from the
+# directory make runs in), the reports stay in O, and timeit-compare reads it.
+mkdir sub
+(cd sub && make -s -f "$suite/Makefile" O="$tmp/o" RESULTS=res TIMEIT="$TIMEIT" SIZE=small \
+	SAMPLES=1 BENCHMARKS=tak > table) || fail "RESULTS=res: make failed"
+[ -f sub/res/tak.1.time ] || fail "RESULTS=res: no sub/res/tak.1.time"
+grep -q '"execution_time": \[' "$o/report.json" || fail "RESULTS=res: report.json not in O"
+"$top_builddir/timeit/timeit-compare" --format csv sub/res sub/res > res.csv ||
+	fail "timeit-compare cannot read RESULTS=res"
+grep -q '^tak,1,1,' res.csv || fail "RESULTS=res: $(cat res.csv)"
+
 # fpcmp: a table of STATUS FILE1 FILE2 FLAGS; a failure names its case
 # row number (dash has no LINENO).
 fpcmp=$o/tools/fpcmp
