@@ -94,6 +94,11 @@ int ti_outfile_prepare(struct ti_outfile *of, const char *path)
 	memset(of, 0, sizeof *of);
 	of->fd = -1;
 	of->fdnum = -1;
+	/* An empty path names no file (open(2) gives ENOENT); the temporary
+	 * file would still be created, in ".", and only the rename at the end,
+	 * after the command has run, would fail. */
+	if (path[0] == '\0')
+		return -ENOENT;
 	of->target = resolve_links(path, &magic);
 	if (!of->target)
 		return -(errno ? errno : ENOMEM);

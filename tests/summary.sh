@@ -145,11 +145,19 @@ expect_status 0 "$TIMEIT" --summary moded "$AUX" exit 0
 # error names the path.
 touch afile
 mkdir adir
-for bad in no-such-dir/s afile/s adir .; do
+for bad in no-such-dir/s afile/s adir . ''; do
 	rm -f pf
 	expect_status 1 "$TIMEIT" --summary "$bad" "$AUX" pidfile pf 2>err
-	[ ! -e pf ] || fail "--summary $bad: the command ran"
-	grep -q -- "--summary: $bad: " err || fail "--summary $bad: error is '$(cat err)'"
+	[ ! -e pf ] || fail "--summary '$bad': the command ran"
+	grep -q -- "--summary: $bad: " err || fail "--summary '$bad': error is '$(cat err)'"
+done
+# An empty --json path too, and neither leaves a temporary file behind.
+rm -f pf
+expect_status 1 "$TIMEIT" --summary s --json '' "$AUX" pidfile pf 2>err
+[ ! -e pf ] || fail "--json '': the command ran"
+grep -q -- "--json: : " err || fail "--json '': error is '$(cat err)'"
+for f in .*.tmp.*; do
+	[ ! -e "$f" ] || fail "an empty result path left $f behind"
 done
 # A directory that cannot take the temporary file (only testable without
 # root, which may write anywhere).
