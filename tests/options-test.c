@@ -91,6 +91,13 @@ int main(void)
 	TAP_OK(ti_options_parse(6, a4, &o, msg, sizeof msg) == TI_PARSE_OK &&
 	       strcmp(o.plan.redirect_stdout, "o") == 0 && strcmp(o.plan.redirect_stderr, "e") == 0,
 	       "redirect-output and redirect-stderr");
+	/* The other order: --redirect-output sets both streams, as in the
+	 * reference, so it overrides the earlier stream option. */
+	char *a4b[] = { "timeit", "--redirect-stderr", "e", "--redirect-stdout", "s",
+			"--redirect-output", "o", "x", NULL };
+	TAP_OK(ti_options_parse(8, a4b, &o, msg, sizeof msg) == TI_PARSE_OK &&
+	       strcmp(o.plan.redirect_stdout, "o") == 0 && strcmp(o.plan.redirect_stderr, "o") == 0,
+	       "redirect-stderr and -stdout, then redirect-output: the last wins");
 
 	/* Every limit option reaches its slot. */
 	char *a5[] = { "timeit", "--limit-cpu", "1", "--limit-stack-size", "2", "--limit-data-size", "3",

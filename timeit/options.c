@@ -193,7 +193,13 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 		case OPT_SUMMARY: o->summary = value; break;
 		case OPT_JSON: o->json = value; break;
 		case OPT_REDIRECT_INPUT: o->plan.redirect_input = value; break;
-		case OPT_REDIRECT_OUTPUT: o->redirect_output = value; break;
+		case OPT_REDIRECT_OUTPUT:
+			/* Both streams, as the reference sets them: a later
+			 * --redirect-stdout/-stderr overrides one, an earlier
+			 * one is overridden (the last wins). */
+			o->redirect_output = value;
+			o->plan.redirect_stdout = o->plan.redirect_stderr = value;
+			break;
 		case OPT_REDIRECT_STDOUT: o->plan.redirect_stdout = value; break;
 		case OPT_REDIRECT_STDERR: o->plan.redirect_stderr = value; break;
 		case OPT_APPEND_EXITSTATUS: o->append_exitstatus = true; break;
@@ -273,14 +279,6 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 	}
 	o->plan.argv = argv + i;
 
-	/* --redirect-output is both streams into one file; a separate
-	 * --redirect-stdout/-stderr given as well takes precedence. */
-	if (o->redirect_output) {
-		if (!o->plan.redirect_stdout)
-			o->plan.redirect_stdout = o->redirect_output;
-		if (!o->plan.redirect_stderr)
-			o->plan.redirect_stderr = o->redirect_output;
-	}
 	/* The valgrind run is up to TI_VGCOUNT_SLOWDOWN times slower. */
 	if (!o->valgrind_timeout_given)
 		o->valgrind_timeout = o->plan.timeout_s > UINT64_MAX / TI_VGCOUNT_SLOWDOWN
