@@ -357,8 +357,11 @@ static int load_timeit_json(struct ti_readers_set *set, const char *path, const 
 			s.value = json_counter(run, want);
 		s.insn = json_counter(run, "instructions");
 		/* valgrind counts the command once per file: top-level
-		 * "valgrind": {"instructions": N} (lib/vgcount.c). */
+		 * "valgrind": {"instructions": N} (lib/vgcount.c); as a metric
+		 * it has the summary's name. */
 		s.vg_insn = vg_insn;
+		if (isnan(s.value) && strcmp(want, "valgrind-instructions") == 0)
+			s.value = vg_insn;
 		if (add_run(set, name, st->num != 0, s, path) < 0)
 			return -ENOMEM;
 		nruns++;

@@ -135,6 +135,11 @@ if command -v valgrind >/dev/null 2>&1; then
 		[ "$(csv_field vt.csv other code)" = changed ] || fail "other work ($kind): $(cat vt.csv)"
 	done
 	[ "$(csv_field vt.csv same n_a)" = 3 ] || fail "--repeat 3 --json: $(cat vt.csv)"
+	# The count itself as the metric, from either kind of file.
+	"$COMPARE" --format csv -m valgrind-instructions vsa/same.time vja/same.json >vm.csv ||
+		fail "-m valgrind-instructions: $(cat vm.csv)"
+	[ "$(csv_field vm.csv same n_b)" = 3 ] || fail "-m valgrind-instructions, --json: $(cat vm.csv)"
+	[ "$(csv_field vm.csv same change)" = 0 ] || fail "-m valgrind-instructions: $(cat vm.csv)"
 fi
 
 # lit -o JSON (llvm/utils/lit/lit/reports.py JSONReport).
