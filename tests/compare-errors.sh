@@ -70,6 +70,11 @@ if [ "$(id -u)" -ne 0 ]; then
 	err_is "timeit-compare: secret.time: Permission denied" secret.time B
 fi
 err_is "timeit-compare: --svg: nodir/plot.svg: No such file or directory" --svg nodir/plot.svg A B
+# The table that cannot be written is an error too, not a silent 0.
+if [ -w /dev/full ]; then
+	expect_status 2 "$COMPARE" A B >/dev/full 2>err
+	[ "$(cat err)" = "timeit-compare: stdout: No space left on device" ] || fail "/dev/full: $(cat err)"
+fi
 
 # Missing and failed benchmarks are rows, not errors.
 printf 'exit 0\nreal 1.0\nuser 1.0\nsys 0.0\n' >A/onlya.time
