@@ -388,6 +388,9 @@ static int add_values(struct ti_readers_set *set, const char *name,
 	if (v->type != TI_JSONREAD_ARRAY)
 		return error(err, path, v->line, "%s: metric is a %s, not a number",
 			     name, ti_jsonread_type_name(v->type));
+	/* No samples: the test is there, its metric is not. */
+	if (v->n == 0)
+		return add_run(set, name, false, s, path) < 0 ? -ENOMEM : 1;
 	for (size_t i = 0; i < v->n; i++) {
 		if (v->items[i].type != TI_JSONREAD_NUMBER)
 			return error(err, path, v->items[i].line, "%s: sample is a %s, not a number",

@@ -191,6 +191,13 @@ expect_status 1 "$COMPARE" lnt-a.json lnt-b.json
 [ "$(csv_field lnt.csv nts.fib verdict)" = regressed ] || fail "LNT +10%: $(cat lnt.csv)"
 "$COMPARE" --format csv -m maxrss lnt-a.json lnt-a.json >rss.csv || fail "LNT mem_bytes"
 [ "$(csv_field rss.csv nts.sort median_a)" = 1048576 ] || fail "maxrss = mem_bytes: $(cat rss.csv)"
+# An empty sample list: the test is there without the metric, not dropped.
+printf '{"format_version": "2", "tests": [{"name": "e", "execution_time": []},\n %s]}\n' \
+	'{"name": "f", "execution_time": []}, {"name": "g", "execution_time": [1]}' >lnt-e.json
+sed 's/"e", "execution_time": \[\]/"e", "execution_time": [2]/' lnt-e.json >lnt-f.json
+"$COMPARE" --format csv lnt-e.json lnt-f.json >e.csv || fail "LNT empty sample lists: $(cat e.csv)"
+grep -q '^e,0,1,.*,missing,,no exec_time in A$' e.csv || fail "empty list in A: $(cat e.csv)"
+grep -q '^f,0,0,.*,missing,,no exec_time in A or B$' e.csv || fail "empty list on both sides: $(cat e.csv)"
 
 # The test-suite's results directory: RESULTS/<bench>.<i>.time beside an
 # LNT report.json; the directory reads the summaries, the report reads alone.
