@@ -23,7 +23,43 @@ options_documented() {
 
 lint "$top_srcdir/man/timeit.1"
 options_documented "$TIMEIT" "$top_srcdir/man/timeit.1"
+
+# documented WORD: timeit.1 mentions WORD (its hyphens escaped, as roff
+# source writes them).
+man1=$top_srcdir/man/timeit.1
+documented() {
+	grep -qF -- "$(printf '%s' "$1" | sed 's/-/\\-/g')" "$man1"
+}
+
+# Every key of a real summary, --repeat's min-/mad- pairs as min-KEY and
+# mad-KEY, and the keys no quick run here prints.
+"$TIMEIT" --summary s --repeat 2 --report-maxrss "$AUX" exit 0 2>/dev/null ||
+	fail "summary run"
+for key in $(awk '{ print $1 }' s | sed 's/^min-.*/min-/; s/^mad-.*/mad-/') \
+	tsc-ticks noise-flags valgrind-instructions; do
+	documented "$key" || fail "timeit.1 does not document the summary key $key"
+done
+
+# EXIT STATUS names every way to a status that is not the command's.
+exits=$(sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$man1")
+for what in --strict-events --list-events --check-env --version --cpu --chdir \
+	--append-exitstatus JSON --count-instructions; do
+	w=$(printf '%s' "$what" | sed 's/-/\\-/g')
+	printf '%s\n' "$exits" | grep -qF -- "$w" || fail "EXIT STATUS does not mention $what"
+done
+
 for page in "$top_srcdir"/man/*.1; do
 	lint "$page"
+done
+
+# Every key of the --json documents of a repeated, a failed, a signalled
+# and an uncounted run is in the man page (the schema).
+command -v jq >/dev/null 2>&1 || skip "jq is not installed: the JSON schema was not checked"
+"$TIMEIT" --json j1 --repeat 2 --report-maxrss "$AUX" exit 0 2>/dev/null || fail "json run"
+"$TIMEIT" --json j2 -c no-such-dir "$AUX" exit 0 2>/dev/null && fail "chdir run"
+"$TIMEIT" --json j3 "$AUX" signal 15 2>/dev/null && fail "signal run"
+"$TIMEIT" -q --json j4 -e cycles "$AUX" exit 0 2>/dev/null || fail "cycles run"
+for key in $(jq -r '[.. | objects | keys[]] | unique[]' j1 j2 j3 j4 | sort -u); do
+	documented "$key" || fail "timeit.1 does not document the JSON key $key"
 done
 exit 0
