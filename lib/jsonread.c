@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -207,6 +208,12 @@ static int parse_number(struct parser *ps, double *out)
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	*out = strtod(buf, NULL);
+	/* RFC 8259 section 6 lets a reader limit the range; a value beyond
+	 * a double's (1e999) would turn into infinity, which no result has. */
+	if (!isfinite(*out)) {
+		ps->p = s;
+		return fail(ps, "number out of range");
+	}
 	return 0;
 }
 

@@ -32,6 +32,9 @@ int main(void)
 		{ __LINE__, "\"a\\u12\"", 1, 4 },
 		{ __LINE__, "{} {}", 1, 4 },
 		{ __LINE__, "{1: 2}", 1, 2 },
+		{ __LINE__, "[1e308, -1e-999]", 0, 0 },
+		{ __LINE__, "[1,\n 1e999]", 2, 2 },
+		{ __LINE__, "[-1e999]", 1, 2 },
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
