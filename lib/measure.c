@@ -27,26 +27,33 @@ int ti_measure(const struct ti_plan *plan, const struct ti_measure_opts *o,
 	bool counting;
 
 	memset(r, 0, sizeof *r);
-	if (ti_spawn_start(plan, &ch, r, f) < 0)
-		return -1;
 	/* Counters open on timeit itself, disabled until exec: the child
 	 * inherits them at vfork and they start when it executes the command
 	 * (lib/spawn.c).  pid 0 = this process.  They open after the run's
 	 * own descriptors: under a low 'ulimit -n' they are the ones to get
-	 * EMFILE and fall back, not the pipe the run cannot do without. */
+	 * EMFILE and fall back, not the pipe the run cannot do without.
+	 * With --strict-events there is no fallback, and an event that does
+	 * not open must fail the run before the redirect files are opened
+	 * (and truncated), so there they open first. */
 	counting = o->events && o->events->n > 0;
-	if (counting) {
+	if (counting && o->strict_events) {
 		ti_counters_open(&ctr, o->ops, o->events, 0);
-		for (size_t i = 0; o->strict_events && i < ctr.n; i++) {
+		for (size_t i = 0; i < ctr.n; i++) {
 			if (ctr.count[i].err) {
 				f->what = o->events->ev[i].name;
 				f->err = ctr.count[i].err;
 				ti_counters_close(&ctr);
-				ti_spawn_abort(&ch);
 				return TI_MEASURE_EVENT;
 			}
 		}
 	}
+	if (ti_spawn_start(plan, &ch, r, f) < 0) {
+		if (counting && o->strict_events)
+			ti_counters_close(&ctr);
+		return -1;
+	}
+	if (counting && !o->strict_events)
+		ti_counters_open(&ctr, o->ops, o->events, 0);
 	if (ti_spawn_run(plan, &ch, r, f) < 0) {
 		if (counting)
 			ti_counters_close(&ctr);

@@ -75,7 +75,11 @@ int main(void)
 	char script_text[256];
 	snprintf(script_text, sizeof script_text, "echo ran > %s", mark);
 	char *argv[] = { "/bin/sh", "-c", script_text, NULL };
-	struct ti_plan plan = { .argv = argv };
+	/* A redirect file that holds output of an earlier run: a run that
+	 * fails before the command starts must leave it alone. */
+	char keep[] = "/tmp/timeit-strict-out-XXXXXX";
+	int kfd = mkstemp(keep);
+	struct ti_plan plan = { .argv = argv, .redirect_stdout = keep };
 	struct ti_event_list l;
 	struct ti_record r;
 	struct ti_failure f;
@@ -83,11 +87,12 @@ int main(void)
 	char bad[64];
 	int rc;
 
-	if (mfd < 0) {
+	if (mfd < 0 || kfd < 0) {
 		printf("Bail out! mkstemp: %s\n", strerror(errno));
 		return 99;
 	}
 	close(mfd);
+	close(kfd);
 	(void)ti_events_parse("r0,r1,r2", &l, bad, sizeof bad);
 
 	static const struct {
@@ -114,6 +119,11 @@ int main(void)
 
 		reset();
 		unlink(mark);
+		m = fopen(keep, "w");
+		if (!m || fputs("keep\n", m) == EOF || fclose(m) != 0) {
+			printf("Bail out! %s: %s\n", keep, strerror(errno));
+			return 99;
+		}
 		if (cases[i].fail_config >= 0)
 			script[cases[i].fail_config].open_errno = cases[i].fail_errno;
 		if (cases[i].unscheduled >= 0)
@@ -132,6 +142,16 @@ int main(void)
 		TAP_OK((strcmp(buf, "ran\n") == 0) == cases[i].want_ran, "command %s",
 		       cases[i].want_ran ? "ran" : "did not run");
 		TAP_OK(opens == closes, "every opened counter closed (%d/%d)", opens, closes);
+		if (!cases[i].want_ran) {
+			buf[0] = '\0';
+			m = fopen(keep, "r");
+			if (m) {
+				if (!fgets(buf, sizeof buf, m))
+					buf[0] = '\0';
+				fclose(m);
+			}
+			TAP_OK(strcmp(buf, "keep\n") == 0, "the redirect file was not touched");
+		}
 		if (rc == TI_MEASURE_EVENT) {
 			int which = cases[i].fail_config >= 0 ? cases[i].fail_config
 							      : cases[i].unscheduled;
@@ -144,6 +164,7 @@ int main(void)
 		}
 	}
 	unlink(mark);
+	unlink(keep);
 
 	/* The probe opens on timeit itself, once, and closes. */
 	reset();
