@@ -119,15 +119,21 @@ run 66 --chdir afile "$AUX" pidfile pf
 rm -f pf
 expect_status 66 "$TIMEIT" --redirect-input "$tmp/no-such-input" "$AUX" pidfile pf 2>err
 [ ! -e pf ] || fail "the command ran without its --redirect-input file"
-grep -q "no-such-input" err || fail "a missing --redirect-input is not named: $(cat err)"
+grep -q "^timeit: --redirect-input: $tmp/no-such-input: " err ||
+	fail "a missing --redirect-input is not named: $(cat err)"
 grep -q "No such file or directory" err || fail "a missing --redirect-input: $(cat err)"
 rm -f pf
 expect_status 66 "$TIMEIT" --redirect-output no-such-dir/out "$AUX" pidfile pf 2>err
 [ ! -e pf ] || fail "the command ran without its --redirect-output file"
-grep -q "no-such-dir/out" err || fail "an unwritable --redirect-output is not named: $(cat err)"
+grep -q "^timeit: --redirect-output: no-such-dir/out: " err ||
+	fail "an unwritable --redirect-output is not named: $(cat err)"
 expect_status 66 "$TIMEIT" --redirect-stderr afile/err "$AUX" pidfile pf 2>err
 [ ! -e pf ] || fail "the command ran without its --redirect-stderr file"
-grep -q "afile/err" err || fail "an unwritable --redirect-stderr is not named: $(cat err)"
+grep -q "^timeit: --redirect-stderr: afile/err: " err ||
+	fail "an unwritable --redirect-stderr is not named: $(cat err)"
+expect_status 66 "$TIMEIT" --redirect-stdout afile/out "$AUX" pidfile pf 2>err
+grep -q "^timeit: --redirect-stdout: afile/out: " err ||
+	fail "an unwritable --redirect-stdout is not named: $(cat err)"
 
 # --append-exitstatus: "exit N" appended to the output file, timeit
 # returns 0, the summary keeps the real status.

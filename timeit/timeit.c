@@ -208,6 +208,21 @@ static void open_std_fds(void)
 		close(fd);
 }
 
+/* The option that named WHAT, a redirect path lib/ could not open, or NULL
+ * when WHAT is not one (malloc, pipe, vfork, wait4). */
+static const char *redirect_option(const struct ti_options *c, const char *what)
+{
+	if (what == c->plan.redirect_input)
+		return "--redirect-input";
+	if (what == c->redirect_output)
+		return "--redirect-output";
+	if (what == c->plan.redirect_stdout)
+		return "--redirect-stdout";
+	if (what == c->plan.redirect_stderr)
+		return "--redirect-stderr";
+	return NULL;
+}
+
 static int append_exitstatus(const char *path, int status)
 {
 	char line[32];
@@ -325,6 +340,9 @@ int main(int argc, char **argv)
 		if (rc == TI_MEASURE_EVENT)
 			fprintf(stderr, "timeit: --strict-events: event %s: %s\n", f.what,
 				f.err ? strerror(f.err) : "never scheduled (not counted)");
+		else if (f.what && redirect_option(&c, f.what))
+			fprintf(stderr, "timeit: %s: %s: %s\n", redirect_option(&c, f.what),
+				f.what, strerror(f.err));
 		else
 			fprintf(stderr, "timeit: %s: %s\n", f.what, strerror(f.err));
 		if (c.summary)
