@@ -145,6 +145,11 @@ for n in 0 3 255; do
 		fail "--append-exitstatus, exit $n: output is '$(cat out)'"
 	[ "$(sed -n 1p s)" = "exit $n" ] || fail "--append-exitstatus: summary says $(sed -n 1p s)"
 done
+# The JSON's status is the summary's exit line: the real one here too.
+if command -v jq >/dev/null 2>&1; then
+	expect_status 0 "$TIMEIT" --json j --append-exitstatus --redirect-output out "$AUX" exit 3
+	[ "$(jq .status j)" = 3 ] || fail "--append-exitstatus: the JSON's status is $(jq .status j)"
+fi
 rm -f s
 expect_status 0 "$TIMEIT" --summary s --append-exitstatus --redirect-stdout out \
 	--redirect-stderr err2 "$AUX" print hello eprint world signal 15 2>err
