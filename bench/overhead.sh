@@ -13,7 +13,8 @@
 # Environment: TIMEIT, BENCH_BIN (make bench sets both); SUMMARY_DIR, the
 # directory of the summary file (default: a fresh directory under TMPDIR;
 # its file system matters, see docs/BENCHMARKS.md); BENCH_KEEP, a
-# directory to copy the raw runner output and medians into.
+# directory to copy the raw runner output and medians into; SPACED_ROUNDS
+# (default 5, 0 to skip), rounds of runs after a pause.
 . "$(dirname "$0")/common.sh"
 rounds=${1:-30}
 sdir=${SUMMARY_DIR:-$tmp}
@@ -64,6 +65,32 @@ echo "== work 50 user (a 50 ms CPU-bound program, 1 run per round)"
 medians "$tmp/work.raw" "$labels" > "$tmp/work.med"
 report "$tmp/work.med"
 echo
+
+# Spaced runs: the kernel turns its perf scheduling hooks off (a static
+# key, patched into the kernel text with IPIs to every CPU) about a second
+# after the last perf event closes, and on again at the next open.  Runs
+# back to back never see that; a timeit started after a pause pays it.
+spaced=${SPACED_ROUNDS:-5}
+if [ "$spaced" -gt 0 ]; then
+	echo "== true, each run after a 1.2 s pause ($spaced rounds)"
+	: > "$tmp/spaced.raw"
+	r=0
+	while [ "$r" -lt "$spaced" ]; do
+		for c in 0 1 2; do
+			sleep 1.2
+			case $c in
+			0) "$RUNNER" 1 1 "$LAUNCHER" true ;;
+			1) "$RUNNER" 1 1 "$TIMEIT" --summary "$F" true ;;
+			2) "$RUNNER" 1 1 "$TIMEIT" --no-perf --summary "$F" true ;;
+			esac | awk -v r="$r" -v c="$c" '{ $1 = r; $2 = c; print }' >> "$tmp/spaced.raw"
+		done
+		r=$((r + 1))
+	done
+	medians "$tmp/spaced.raw" "launcher|timeit --summary F|timeit --no-perf --summary F" \
+		> "$tmp/spaced.med"
+	report "$tmp/spaced.med"
+	echo
+fi
 
 # Peak RSS of timeit itself: wait4's ru_maxrss of timeit is the larger of
 # its own peak and its children's, so the child is the static nop (about
