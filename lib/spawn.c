@@ -143,6 +143,16 @@ static __attribute__((noreturn)) void child(const struct ti_plan *plan, int stat
 		tell(status_fd, ST_AFFINITY, errno);
 		_exit(66);
 	}
+	/* The kernel keeps only the CPUs that are online and in our cpuset,
+	 * failing only when none is left (sched_setaffinity(2)): a list with
+	 * one usable CPU would otherwise run on fewer CPUs than asked. */
+	if (plan->pin) {
+		cpu_set_t got;
+		if (sched_getaffinity(0, sizeof got, &got) < 0 || !CPU_EQUAL(&got, &plan->cpus)) {
+			tell(status_fd, ST_AFFINITY, EINVAL);
+			_exit(66);
+		}
+	}
 	/* ADDR_NO_RANDOMIZE takes effect at the exec below (setarch -R does
 	 * the same); 0xffffffff only queries the current persona. */
 	if (plan->no_aslr) {

@@ -32,6 +32,10 @@ expect_status 66 "$TIMEIT" --cpu 1023 --summary s "$AUX" pidfile ran 2>err
 grep -q "^timeit: --cpu: 1023: " err || fail "unusable CPU: $(cat err)"
 [ ! -e ran ] || fail "the command ran on an unusable CPU"
 [ "$(summary_value s exit)" = 66 ] || fail "exit line for an unusable CPU"
+# ... also next to a usable one: the kernel would drop it silently.
+expect_status 66 "$TIMEIT" --cpu "$last,1023" "$AUX" pidfile ran 2>err
+grep -q "^timeit: --cpu: $last,1023: " err || fail "partly unusable CPU list: $(cat err)"
+[ ! -e ran ] || fail "the command ran on fewer CPUs than --cpu asked"
 
 # --no-aslr: the command's personality has ADDR_NO_RANDOMIZE (0x0040000);
 # without it, timeit's own personality is passed on unchanged.
