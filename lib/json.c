@@ -13,10 +13,56 @@ void ti_json_init(struct ti_json *j, struct ti_buf *out)
 	j->out = out;
 }
 
+/* The length of the well-formed UTF-8 sequence at P (a byte >= 0x80), or
+ * 0 when it is not one: the table of RFC 3629 section 4, which excludes
+ * overlong forms, surrogates and code points above U+10FFFF.  P is
+ * NUL-terminated, and NUL is never a continuation byte. */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
 static void put_string(struct ti_buf *b, const char *s)
 {
 	ti_buf_append(b, "\"", 1);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		/* JSON text is UTF-8 (RFC 8259 section 8.1), but a command line,
+		 * a path or a host name may be any bytes: a byte that starts no
+		 * well-formed sequence becomes U+FFFD, as a decoder shows it. */
+		if (*p >= 0x80) {
+			size_t n = utf8_len(p);
+			if (n) {
+				ti_buf_append(b, (const char *)p, n);
+				p += n - 1;
+			} else {
+				ti_buf_append(b, "\\ufffd", 6);
+			}
+			continue;
+		}
 		switch (*p) {
 		case '"': ti_buf_append(b, "\\\"", 2); break;
 		case '\\': ti_buf_append(b, "\\\\", 2); break;

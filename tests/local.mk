@@ -84,3 +84,7 @@ TESTS += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-args.sh 
 	tests/test-suite-ab.sh tests/test-suite-perf.sh
 EXTRA_DIST += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-args.sh \
 	tests/test-suite-ab.sh tests/test-suite-perf.sh
+
+# The JSON writer's strings (escapes, bytes that are not UTF-8).
+TESTS += tests/json-test
+check_PROGRAMS += tests/json-test
