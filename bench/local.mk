@@ -13,7 +13,8 @@ bench_work_CPPFLAGS = -I$(top_builddir)
 # Static, so its resident set stays below timeit's (see bench/nop.c).
 bench_nop_LDFLAGS = -static
 CLEANFILES += $(EXTRA_PROGRAMS)
-EXTRA_DIST += bench/common.sh bench/overhead.sh bench/noise.sh bench/scaling.sh
+EXTRA_DIST += bench/common.sh bench/overhead.sh bench/noise.sh bench/scaling.sh \
+	docs/BENCHMARKS.md
 
 BENCH_ENV = TIMEIT='$(abs_top_builddir)/timeit/timeit' \
 	BENCH_BIN='$(abs_top_builddir)/bench'
