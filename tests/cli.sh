@@ -122,6 +122,14 @@ expect_status 0 "$TIMEIT" --version >out 2>err
 sed -n 1p out | grep -Eq '^timeit [0-9]+\.[0-9]+' || fail "--version: $(sed -n 1p out)"
 grep -Eqx 'perf events: (yes|no)' out || fail "--version does not say 'perf events: yes|no'"
 [ ! -s err ] || fail "--version wrote to stderr"
+# What these print on standard output must all be written, or the status
+# says it was not (a full disk).
+if [ -w /dev/full ]; then
+	for a in --help --version --list-events --check-env; do
+		expect_status 66 "$TIMEIT" "$a" >/dev/full 2>err
+		grep -q '^timeit: standard output: ' err || fail "$a on a full disk: '$(cat err)'"
+	done
+fi
 
 # "--" ends the options (DECISION; the reference rejects it).
 expect_status 3 "$TIMEIT" --summary s -- "$AUX" exit 3

@@ -239,6 +239,18 @@ static int append_exitstatus(const char *path, int status)
 	return close(fd) < 0 ? -errno : 0;
 }
 
+/* STATUS, unless what was printed on standard output (--help, --version,
+ * --list-events, --check-env) could not all be written: a listing cut
+ * short by a full disk must not look complete. */
+static int stdout_status(int status)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	fprintf(stderr, "timeit: standard output: %s\n", strerror(errno ? errno : EIO));
+	return EXIT_INTERNAL;
+}
+
 int main(int argc, char **argv)
 {
 	struct ti_options c;
@@ -256,11 +268,11 @@ int main(int argc, char **argv)
 		break;
 	case TI_PARSE_HELP:
 		ti_options_usage(stdout);
-		return 0;
+		return stdout_status(0);
 	case TI_PARSE_VERSION:
 		printf("timeit %s\nperf events: %s\nlibpfm4: %s\n", PACKAGE_VERSION,
 		       HAVE_PERF_EVENTS_STR, HAVE_LIBPFM_STR);
-		return 0;
+		return stdout_status(0);
 	case TI_PARSE_USAGE:
 		fprintf(stderr, "error: %s\n", msg);
 		ti_options_usage(stderr);
@@ -274,11 +286,11 @@ int main(int argc, char **argv)
 	mo.rusage_times = c.rusage_times;
 	mo.strict_events = c.strict_events;
 	if (c.list_events)
-		return listing_events(stdout, NULL);
+		return stdout_status(listing_events(stdout, NULL));
 	if (c.check_env) {
 		struct ti_envcheck_opts eo = { NULL, c.plan.pin ? &c.plan.cpus : NULL,
 					       c.plan.no_aslr, geteuid() == 0 };
-		return listing_env(stdout, &eo);
+		return stdout_status(listing_env(stdout, &eo));
 	}
 	/* An explicit valgrind count that cannot happen fails before a run. */
 	if (c.count_instructions == TI_COUNT_VALGRIND &&
