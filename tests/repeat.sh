@@ -32,6 +32,14 @@ grep -q '"repeat": {' j || fail "JSON has no repeat object"
 # Not a terminal: no progress line.
 ! grep -q 'run 1/' err || fail "progress written to a file"
 
+# Without --summary the report on stderr gets the n-runs, min- and mad-
+# lines; the POSIX layout of -p keeps its three lines.
+"$TIMEIT" --repeat 2 true 2>err || fail "repeat report run"
+grep -q '^n-runs  *2$' err || fail "no n-runs after the report: $(cat err)"
+"$TIMEIT" -p --repeat 2 true 2>err || fail "repeat -p run"
+[ "$(wc -l <err)" -eq 3 ] && grep -q '^real ' err && grep -q '^sys  ' err ||
+	fail "-p with --repeat: $(cat err)"
+
 # Stop at the first failure: its status is exit (and timeit's).
 rm -f count
 FAIL_AT=2 expect_status 3 "$TIMEIT" --repeat 5 --summary s sh run.sh
