@@ -7,6 +7,10 @@
 . "$top_srcdir/tests/setup"
 [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" > /dev/null 2>&1 ||
 	skip "valgrind not found (configure looks for it)"
+# A sanitizer build has its own checks and cannot run under valgrind.
+if grep -q -e __asan_init -e __ubsan_handle "$TIMEIT"; then
+	skip "timeit is built with a sanitizer; valgrind cannot run it"
+fi
 
 # vg WANT ARGS...: timeit ARGS under memcheck must exit WANT (99: errors).
 vg() {
