@@ -55,6 +55,39 @@ FAIL_AT="2 4" expect_status 3 "$TIMEIT" --repeat 5 --keep-going --summary s sh r
 expect_status 137 "$TIMEIT" --repeat 3 --summary s sh -c 'kill -9 $$'
 [ "$(summary_value s n-runs)" = 1 ] || fail "went on after a signal"
 
+# Every row of the exit status table (spec/compat.md) under --repeat: the
+# series stops at the first run, whose status is timeit's and the summary's.
+stops() {
+	_want=$1
+	shift
+	rm -f s
+	expect_status "$_want" "$TIMEIT" --repeat 3 --summary s "$@" 2>/dev/null
+	[ "$(summary_value s exit)" = "$_want" ] && [ "$(summary_value s n-runs)" = 1 ] ||
+		fail "--repeat 3 $*: $(cat s)"
+}
+stops 5 "$AUX" exit 5
+stops 143 "$AUX" signal 15
+stops 137 -t 1 "$AUX" sleep 5000
+stops 137 --limit-cpu 1 "$AUX" burn 3000
+stops 127 ./missing
+stops 126 ./run.sh
+stops 66 -c no-such-dir "$AUX" exit 0
+# SIGTERM to timeit: the running command is killed, the series ends, the
+# summary is written.
+rm -f s pid
+"$TIMEIT" --repeat 3 --summary s "$AUX" pidfile pid sleep 5000 2>err &
+tpid=$!
+wait_for_file pid
+kill -TERM "$tpid"
+set +e
+wait "$tpid"
+st=$?
+set -e
+[ "$st" -eq 137 ] || fail "SIGTERM during --repeat: status $st"
+[ "$(summary_value s exit)" = 137 ] && [ "$(summary_value s n-runs)" = 1 ] ||
+	fail "SIGTERM during --repeat: $(cat s)"
+grep -q '^received signal 15\. killing monitored process(es)' err || fail "SIGTERM: $(cat err)"
+
 # Redirect files hold the last measured run; --append-exitstatus appends once.
 rm -f count
 "$TIMEIT" --repeat 3 --warmup 1 --append-exitstatus --redirect-output out --summary s \
