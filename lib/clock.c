@@ -46,12 +46,16 @@ uint64_t ti_tsc_read(void)
  * reading /proc/cpuinfo after every run. */
 bool ti_tsc_invariant(void)
 {
+	/* Asked once per process: in a VM cpuid traps to the hypervisor
+	 * (about 15 us for the pair here, docs/BENCHMARKS.md). */
+	static int known = -1;
 	unsigned int eax, ebx, ecx, edx;
 
-	if (!__get_cpuid(0x80000000, &eax, &ebx, &ecx, &edx) || eax < 0x80000007)
-		return false;
-	__get_cpuid(0x80000007, &eax, &ebx, &ecx, &edx);
-	return (edx >> 8) & 1;
+	if (known < 0) {
+		known = __get_cpuid(0x80000000, &eax, &ebx, &ecx, &edx) && eax >= 0x80000007 &&
+			(__get_cpuid(0x80000007, &eax, &ebx, &ecx, &edx), (edx >> 8) & 1);
+	}
+	return known;
 }
 #elif defined(__aarch64__)
 const char *ti_tsc_kind(void)

@@ -98,15 +98,17 @@ static void tell(int fd, int stage, int value)
  * is suspended, so it only makes system calls and writes nothing but its
  * own stack; it never returns. */
 static __attribute__((noreturn)) void child(const struct ti_plan *plan, int status_fd,
-					    const int redir[3])
+					    const int redir[3], const sigset_t *reset)
 {
 	sigset_t none;
 
 	setpgid(0, 0);
-	/* Default dispositions and an empty mask, whatever timeit inherited
-	 * (caught signals reset at exec anyway, ignored ones would not). */
+	/* Default dispositions and an empty mask, whatever timeit inherited.
+	 * Only the signals in RESET need it: ignored ones survive exec, and
+	 * timeit's handlers must not run here (they would write its memory)
+	 * once the mask is cleared. */
 	for (int s = 1; s < NSIG; s++)
-		if (s != SIGKILL && s != SIGSTOP)
+		if (sigismember(reset, s) == 1)
 			signal(s, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -237,6 +239,19 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 	child_pgid = 0;
 	timed_out = 0;
 	install_handlers();
+
+	/* The signals the child must reset, found here rather than by the
+	 * child on the measured path: timeit's own handlers, and whatever is
+	 * ignored (SIGPIPE by timeit, others inherited). */
+	sigemptyset(&ch->reset);
+	for (int s = 1; s < NSIG; s++) {
+		struct sigaction sa;
+
+		if (s == SIGKILL || s == SIGSTOP || sigaction(s, NULL, &sa) < 0)
+			continue;
+		if (sa.sa_handler != SIG_DFL)
+			sigaddset(&ch->reset, s);
+	}
 	/* --cpu: timeit moves onto the CPUs first, outside the measured path,
 	 * so the child's own sched_setaffinity (which reports a failure) does
 	 * not migrate it between vfork and exec.  Failing here is left to the
@@ -320,7 +335,7 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 	tsc0 = ti_tsc_read();
 	ch->pid = vfork();
 	if (ch->pid == 0)
-		child(plan, ch->status_wfd, ch->redir);
+		child(plan, ch->status_wfd, ch->redir, &ch->reset);
 	err = errno;
 	if (ch->pid > 0) {
 		/* The child has set its group already; both sides set it, as

@@ -2,6 +2,7 @@
 #ifndef TI_SPAWN_H
 #define TI_SPAWN_H
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include "plan.h"
@@ -19,6 +20,7 @@ struct ti_child {
 	int status_fd;		/* read end of the child's status pipe */
 	int status_wfd;		/* its write end, for the child */
 	int redir[3];		/* fds opened for the child's 0, 1, 2, or -1 */
+	sigset_t reset;		/* signals the child resets to SIG_DFL */
 };
 
 /* Prepare a run: open the redirect files and the child's status pipe,
