@@ -2,6 +2,7 @@
 # fuzz/replay.sh: make check replays every fuzz target's corpus (the seeds
 # and each crash a fuzzer found, fuzz/corpus/TARGET/) through the target
 # built without libFuzzer (fuzz/TARGET-replay).  A crash or abort fails.
+# shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 for t in events options jsonread readers; do
 	prog=$top_builddir/fuzz/$t-replay

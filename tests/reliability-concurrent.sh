@@ -1,6 +1,7 @@
 #!/bin/sh
 # 32 timeits at once, each measuring a different program: every summary
 # and every redirected output belongs to its own run.
+# shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 
 # Run i allocates i MiB, prints its own marker and exits with status i, so
@@ -30,5 +31,5 @@ while [ "$i" -le 32 ]; do
 	[ "$rss" -le $(((i + 64) * 1048576)) ] || fail "run $i: maxrss $rss: another run's?"
 	i=$((i + 1))
 done
-[ "$(ls -a | grep -c '\.tmp\.')" -eq 0 ] || fail "temporary files left: $(ls -a)"
+[ -z "$(find . -name '.*.tmp.*')" ] || fail "temporary files left: $(find . -name '.*.tmp.*')"
 exit 0

@@ -2,12 +2,15 @@
 # The command inherits exactly the descriptors timeit was given (0, 1, 2
 # here): no counter, pipe, summary or JSON descriptor leaks into it; and
 # its signal mask and dispositions are the defaults, whatever timeit got.
+# shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 
 # What the command would see without timeit (the harness may pass more
 # than 0, 1, 2; timeit must add none and take none away).
 "$AUX" fds > want
-grep -qx 0 want && grep -qx 1 want && grep -qx 2 want || fail "no 0,1,2 here: $(cat want)"
+if ! grep -qx 0 want || ! grep -qx 1 want || ! grep -qx 2 want; then
+	fail "no 0,1,2 here: $(cat want)"
+fi
 
 check_fds() {
 	what=$1
@@ -42,6 +45,7 @@ wait $!
 # must neither pass it on nor keep it: started with SIGTERM and SIGALRM
 # blocked, it still stops on SIGTERM and still times out.
 if command -v perl > /dev/null 2>&1; then
+	# shellcheck disable=SC2016
 	block='use POSIX; $SIG{USR1} = "IGNORE"; $SIG{PIPE} = "IGNORE";
 		sigprocmask(SIG_BLOCK, POSIX::SigSet->new(SIGUSR2, SIGTERM, SIGINT, SIGALRM))
 			or die "sigprocmask: $!";

@@ -2,6 +2,7 @@
 # 'ulimit -n' so low that counters cannot open: timeit falls back to
 # rusage and still measures; lower still, it fails with a clear error and
 # leaves nothing behind.
+# shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 
 # How many descriptors the harness passes on is not known here, so the
@@ -23,6 +24,7 @@ while [ "$n" -le 64 ]; do
 	echo previous > s
 	set +e
 	(
+		# shellcheck disable=SC3045
 		ulimit -n "$n"
 		exec "$TIMEIT" --summary s --json j -e "$events" "$AUX" burn 20 print ran
 	) > out 2> err
@@ -63,5 +65,5 @@ done
 # descriptors, and the run must fall back rather than fail.
 [ "$counters" = no ] || [ "$fellback" = "$first" ] ||
 	fail "with ulimit -n $first timeit ran but no counter fell back (fell back at: ${fellback:-none})"
-[ "$(ls -a | grep -c '\.tmp\.')" -eq 0 ] || fail "temporary files left: $(ls -a)"
+[ -z "$(find . -name '.*.tmp.*')" ] || fail "temporary files left: $(find . -name '.*.tmp.*')"
 exit 0

@@ -4,6 +4,7 @@
 # dies, timeit exits 137 with the summary written (or, hit before it could
 # install its handlers, dies of the signal before starting anything), and
 # no command is left running.
+# shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 
 alive() {
@@ -80,5 +81,5 @@ while [ "$i" -lt 20 ]; do
 	fi
 	i=$((i + 1))
 done
-[ "$(ls -a | grep -c '\.tmp\.')" -eq 0 ] || fail "temporary files left: $(ls -a)"
+[ -z "$(find . -name '.*.tmp.*')" ] || fail "temporary files left: $(find . -name '.*.tmp.*')"
 exit 0

@@ -1,10 +1,12 @@
 #!/bin/sh
 # A command that closes its standard streams, floods them, or writes into
 # a pipe whose reader has gone: timeit measures it all the same.
+# shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 export AUX
 
 # Closed stdin, stdout and stderr.
+# shellcheck disable=SC2016
 expect_status 3 "$TIMEIT" --summary s sh -c 'exec <&- >&- 2>&-; exec "$AUX" burn 10 exit 3'
 [ "$(head -n 1 s)" = "exit 3" ] || fail "closed streams: summary $(cat s)"
 lit_user s > /dev/null

@@ -2,6 +2,7 @@
 # Fault injection on the result file: a full device, a full file system,
 # paths that cannot be written.  A clear error names the path, the
 # previous file survives, no temporary file is left behind.
+# shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 
 # /dev/full: written in place at the end; the write error is not silent.
@@ -26,7 +27,7 @@ echo previous > s
 expect_status 1 "$TIMEIT" --summary s --json missing/j.json "$AUX" print ran > out 2> err
 [ ! -s out ] || fail "--json missing/: the command ran"
 [ "$(cat s)" = previous ] || fail "--json missing/: the summary was replaced"
-[ "$(ls -a | grep -c '\.tmp\.')" -eq 0 ] || fail "temporary files left: $(ls -a)"
+[ -z "$(find . -name '.*.tmp.*')" ] || fail "temporary files left: $(find . -name '.*.tmp.*')"
 
 # A file system that fills up: the summary cannot be written at the end,
 # so the previous summary must survive whole.  Needs a tmpfs mount (root).
@@ -42,8 +43,8 @@ if mount -t tmpfs -o size=4k,nr_inodes=16 timeit-test "$tmp/mnt" 2>/dev/null; th
 	grep -q 'timeit: --summary: mnt/summary: No space left on device' err ||
 		fail "full tmpfs: no clear error: $(cat err)"
 	cmp -s mnt/summary expected || fail "full tmpfs: previous summary damaged"
-	[ "$(ls -a mnt | grep -c '\.tmp\.')" -eq 0 ] ||
-		fail "full tmpfs: temporary file left: $(ls -a mnt)"
+	[ -z "$(find mnt -name '.*.tmp.*')" ] ||
+		fail "full tmpfs: temporary file left: $(find mnt -name '.*.tmp.*')"
 	umount "$tmp/mnt"
 	trap 'rm -rf "$tmp"' EXIT
 else

@@ -2,6 +2,7 @@
 # The timeout hits a command that ignores SIGTERM and has forked
 # grandchildren: every process of the tree dies, the summary is written,
 # and nothing is left running.
+# shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 
 # dead PID: the process is gone, or a zombie waiting for a parent that is
@@ -23,16 +24,15 @@ echo $$ >> pids
 echo started > started
 wait
 EOS
-AUX=$AUX
 export AUX
 expect_status 137 "$TIMEIT" -t 1 --summary s sh tree.sh 2> err
 [ -f started ] || fail "the tree never started"
 [ "$(head -n 1 s)" = "exit 137" ] || fail "summary after the timeout: $(cat s)"
 grep -q '^TIMING OUT PROCESS' err || fail "no timeout message: $(cat err)"
 [ "$(wc -l < pids)" -eq 5 ] || fail "pids: $(cat pids)"
-for p in $(cat pids); do
+while read -r p; do
 	dead "$p" || fail "process $p survived the timeout"
-done
+done < pids
 # The two sleepers timeit-aux spawned: any process still in the group?
 pgid=$(tail -n 1 pids)
 sleep 0.1

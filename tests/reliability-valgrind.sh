@@ -4,9 +4,11 @@
 # the rusage path, a timeout, an exec failure, usage and path errors, a
 # full device.  No invalid access, no uninitialised use, no definite or
 # indirect leak.
+# shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
-[ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" > /dev/null 2>&1 ||
+if [ -z "${VALGRIND:-}" ] || ! command -v "$VALGRIND" > /dev/null 2>&1; then
 	skip "valgrind not found (configure looks for it)"
+fi
 # A sanitizer build has its own checks and cannot run under valgrind.
 if grep -q -e __asan_init -e __ubsan_handle "$TIMEIT"; then
 	skip "timeit is built with a sanitizer; valgrind cannot run it"
@@ -17,15 +19,18 @@ fi
 # the same sources, when the build has one, is checked instead.
 is_static() {
 	if command -v readelf > /dev/null 2>&1; then
-		! readelf -l "$1" 2> /dev/null | grep -q INTERP
+		if readelf -l "$1" 2> /dev/null | grep -q INTERP; then
+			return 1
+		fi
 	else
 		file "$1" 2> /dev/null | grep -q 'statically linked'
 	fi
 }
 if is_static "$TIMEIT"; then
 	dyn=$top_builddir/tests/timeit-dynamic
-	[ -x "$dyn" ] && ! is_static "$dyn" ||
+	if [ ! -x "$dyn" ] || is_static "$dyn"; then
 		skip "timeit is linked statically and there is no dynamic build to check (configure --disable-static-timeit)"
+	fi
 	TIMEIT=$dyn
 fi
 
