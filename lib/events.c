@@ -44,9 +44,13 @@ static const struct generic {
 	{ "emulation-faults", TI_TYPE_SOFTWARE, 8 },
 };
 
+/* context-switches and page-faults are not opened by default: opening a
+ * perf software event flips a kernel static key, which patches kernel text
+ * on every CPU (IPIs), about 80 us per event and run in a VM here
+ * (docs/BENCHMARKS.md); lib/measure.c takes them from wait4's rusage for
+ * free instead.  cpu-migrations has no rusage twin and stays. */
 static const char *const default_events[] = {
-	"task-clock", "cycles", "instructions",
-	"context-switches", "cpu-migrations", "page-faults",
+	"task-clock", "cycles", "instructions", "cpu-migrations",
 };
 
 const char *ti_events_generic_name(size_t i)

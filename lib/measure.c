@@ -1,6 +1,7 @@
 /* measure.c: spawn, attach counters, release, wait, read. */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "measure.h"
@@ -16,6 +17,38 @@ const struct ti_count *ti_record_count(const struct ti_record *r, const char *na
 		if (r->counts[i].counted && strcmp(r->counts[i].name, name) == 0)
 			return &r->counts[i];
 	return NULL;
+}
+
+/* Whether an event named NAME or ALIAS (with any :modifiers) was counted. */
+static bool counted_as(const struct ti_record *r, const char *name, const char *alias)
+{
+	for (size_t i = 0; i < r->ncounts; i++) {
+		const char *n = r->counts[i].name;
+		size_t len = strcspn(n, ":");
+
+		if (r->counts[i].counted && !r->counts[i].from_rusage &&
+		    ((len == strlen(name) && strncmp(n, name, len) == 0) ||
+		     (len == strlen(alias) && strncmp(n, alias, len) == 0)))
+			return true;
+	}
+	return false;
+}
+
+/* Add NAME = VALUE from rusage unless a perf counter already gave it. */
+static void add_rusage_count(struct ti_record *r, const char *name, const char *alias,
+			     long value)
+{
+	struct ti_count *k;
+
+	if (counted_as(r, name, alias) || r->ncounts == TI_MAX_EVENTS || value < 0)
+		return;
+	k = &r->counts[r->ncounts++];
+	memset(k, 0, sizeof *k);
+	snprintf(k->name, sizeof k->name, "%s", name);
+	k->counted = true;
+	k->from_rusage = true;
+	k->value = (uint64_t)value;
+	k->scaled = (double)value;
 }
 
 int ti_measure(const struct ti_plan *plan, const struct ti_measure_opts *o,
@@ -70,6 +103,14 @@ int ti_measure(const struct ti_plan *plan, const struct ti_measure_opts *o,
 				return TI_MEASURE_EVENT;
 			}
 		}
+	}
+
+	/* The same counts perf's software events give, for the child and its
+	 * waited-for descendants, at no cost (see default_events in
+	 * lib/events.c). */
+	if (r->end != TI_END_EXEC_FAILED && r->end != TI_END_SETUP_FAILED) {
+		add_rusage_count(r, "context-switches", "cs", r->ru.ru_nvcsw + r->ru.ru_nivcsw);
+		add_rusage_count(r, "page-faults", "faults", r->ru.ru_minflt + r->ru.ru_majflt);
 	}
 
 	/* user: task-clock (precise CPU time of the whole tree) when it was

@@ -31,6 +31,7 @@ struct ti_count {
 	bool opened;
 	bool counted;		/* opened and running > 0 */
 	bool user_only;		/* reopened with exclude_kernel after EACCES/EPERM */
+	bool from_rusage;	/* not a perf counter: value taken from wait4's rusage */
 	uint64_t value, enabled, running;
 	double scaled;
 };

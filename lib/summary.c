@@ -150,6 +150,12 @@ void ti_json_record(struct ti_json *j, const char *key, const struct ti_record *
 		ti_json_object(j, NULL);
 		ti_json_string(j, "name", k->name);
 		ti_json_bool(j, "counted", k->counted);
+		if (k->from_rusage) {
+			ti_json_string(j, "source", "rusage");
+			ti_json_uint(j, "value", k->value);
+			ti_json_end(j, '}');
+			continue;
+		}
 		if (k->opened) {
 			ti_json_uint(j, "value", k->value);
 			ti_json_uint(j, "enabled", k->enabled);
