@@ -12,19 +12,24 @@
 /* libpfm's perf header expects the kernel's struct perf_event_attr first. */
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib_perf_event.h>
+#ifndef PFM_LINKED
 #include <dlfcn.h>
+#endif
 
-/* libpfm4 is loaded on first use, not linked: its relocation tables cost
- * about a millisecond at every start of timeit, more than all the rest of
- * timeit's own work on a short command, and most runs never name a libpfm4
- * event.  The header still types every call. */
+/* A dynamically linked timeit loads libpfm4 on first use: linking it would
+ * make every start process its relocation tables, about a millisecond,
+ * more than all the rest of timeit's own work on a short command, for a
+ * library most runs never call.  A static timeit links it (PFM_LINKED):
+ * there the tables need no run-time relocation.  The header types every
+ * call either way. */
+#define PFM_FUNCS(X) \
+	X(initialize) X(strerror) X(get_os_event_encoding) \
+	X(get_pmu_info) X(get_event_next) X(get_event_info)
+
 static struct {
-	__typeof__(pfm_initialize) *initialize;
-	__typeof__(pfm_strerror) *strerror;
-	__typeof__(pfm_get_os_event_encoding) *get_os_event_encoding;
-	__typeof__(pfm_get_pmu_info) *get_pmu_info;
-	__typeof__(pfm_get_event_next) *get_event_next;
-	__typeof__(pfm_get_event_info) *get_event_info;
+#define FIELD(name) __typeof__(pfm_##name) *name;
+	PFM_FUNCS(FIELD)
+#undef FIELD
 } pfm;
 
 static int init_rc = 1;		/* 1: not tried yet */
@@ -36,20 +41,21 @@ bool ti_pfm_built(void)
 
 static int load(void)
 {
+#ifdef PFM_LINKED
+#define SET(name) pfm.name = pfm_##name;
+	PFM_FUNCS(SET)
+#undef SET
+#else
 	void *h = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
 
 	if (!h)
 		return -ENOENT;
-#define SYM(field, name) \
-	if (!(*(void **)&pfm.field = dlsym(h, name))) \
+#define SYM(name) \
+	if (!(*(void **)&pfm.name = dlsym(h, "pfm_" #name))) \
 		return -ENOENT;
-	SYM(initialize, "pfm_initialize")
-	SYM(strerror, "pfm_strerror")
-	SYM(get_os_event_encoding, "pfm_get_os_event_encoding")
-	SYM(get_pmu_info, "pfm_get_pmu_info")
-	SYM(get_event_next, "pfm_get_event_next")
-	SYM(get_event_info, "pfm_get_event_info")
+	PFM_FUNCS(SYM)
 #undef SYM
+#endif
 	return pfm.initialize() == PFM_SUCCESS ? 0 : -EIO;
 }
 

@@ -33,6 +33,11 @@
 #else
 #define HAVE_LIBPFM_STR "no"
 #endif
+#ifdef TIMEIT_STATIC
+#define LINKED_STR "static"
+#else
+#define LINKED_STR "dynamic"
+#endif
 
 /* Exit statuses of timeit itself (spec/compat.md); the child's own status
  * passes through otherwise. */
@@ -270,8 +275,8 @@ int main(int argc, char **argv)
 		ti_options_usage(stdout);
 		return stdout_status(0);
 	case TI_PARSE_VERSION:
-		printf("timeit %s\nperf events: %s\nlibpfm4: %s\n", PACKAGE_VERSION,
-		       HAVE_PERF_EVENTS_STR, HAVE_LIBPFM_STR);
+		printf("timeit %s\nperf events: %s\nlibpfm4: %s\nlinked: %s\n", PACKAGE_VERSION,
+		       HAVE_PERF_EVENTS_STR, HAVE_LIBPFM_STR, LINKED_STR);
 		return stdout_status(0);
 	case TI_PARSE_USAGE:
 		fprintf(stderr, "error: %s\n", msg);
