@@ -108,7 +108,7 @@ int ti_measure(const struct ti_plan *plan, const struct ti_measure_opts *o,
 	/* The same counts perf's software events give, for the child and its
 	 * waited-for descendants, at no cost (see default_events in
 	 * lib/events.c). */
-	if (r->end != TI_END_EXEC_FAILED && r->end != TI_END_SETUP_FAILED) {
+	if (o->rusage_counts && r->end != TI_END_EXEC_FAILED && r->end != TI_END_SETUP_FAILED) {
 		add_rusage_count(r, "context-switches", "cs", r->ru.ru_nvcsw + r->ru.ru_nivcsw);
 		add_rusage_count(r, "page-faults", "faults", r->ru.ru_minflt + r->ru.ru_majflt);
 	}

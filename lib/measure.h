@@ -15,6 +15,8 @@ struct ti_measure_opts {
 	const struct ti_perf_ops *ops;		/* NULL: the real system calls */
 	bool rusage_times;			/* user/sys from rusage even with task-clock */
 	bool strict_events;			/* an event not counted fails the run */
+	bool rusage_counts;			/* context-switches, page-faults from rusage
+						 * unless counted (the default events) */
 };
 
 /* ti_measure's result when strict_events is set and an event could not be

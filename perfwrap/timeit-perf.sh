@@ -205,9 +205,11 @@ done
 [ $# -gt 0 ] || usage_error "no command (or arguments) was given"
 
 # --redirect-output is both streams; an explicit -stdout/-stderr wins.
+# The option each path came from names it in errors, as timeit does.
+stdout_opt=--redirect-stdout stderr_opt=--redirect-stderr
 if [ "$o_out_set" = 1 ]; then
-	[ "$o_stdout_set" = 1 ] || o_stdout=$o_out o_stdout_set=1
-	[ "$o_stderr_set" = 1 ] || o_stderr=$o_out o_stderr_set=1
+	[ "$o_stdout_set" = 1 ] || o_stdout=$o_out o_stdout_set=1 stdout_opt=--redirect-output
+	[ "$o_stderr_set" = 1 ] || o_stderr=$o_out o_stderr_set=1 stderr_opt=--redirect-output
 fi
 if [ "$o_append" = 1 ] && [ "$o_stdout_set" = 0 ]; then
 	die "--append-exitstatus needs --redirect-output or --redirect-stdout" 1
@@ -350,15 +352,15 @@ fi
 # ---- redirects: opened here, before anything runs, as timeit does ----
 # fds 3, 4, 5 carry the command's stdin, stdout and stderr down the chain.
 open_fail() {
-	die "$1: $(errno_guess "$1" "$2")"
+	die "$3: $1: $(errno_guess "$1" "$2")"
 }
 exec 3<&0 4>&1 5>&2
 if [ "$o_in_set" = 1 ]; then
-	(exec 6<"$o_in") 2>/dev/null || open_fail "$o_in" r
+	(exec 6<"$o_in") 2>/dev/null || open_fail "$o_in" r --redirect-input
 	exec 3<"$o_in"
 fi
 if [ "$o_stdout_set" = 1 ]; then
-	(exec 6>"$o_stdout") 2>/dev/null || open_fail "$o_stdout" w
+	(exec 6>"$o_stdout") 2>/dev/null || open_fail "$o_stdout" w "$stdout_opt"
 	exec 4>"$o_stdout"
 fi
 if [ "$o_stderr_set" = 1 ]; then
@@ -366,7 +368,7 @@ if [ "$o_stderr_set" = 1 ]; then
 		# One fd for both, so their writes interleave.
 		exec 5>&4
 	else
-		(exec 6>"$o_stderr") 2>/dev/null || open_fail "$o_stderr" w
+		(exec 6>"$o_stderr") 2>/dev/null || open_fail "$o_stderr" w "$stderr_opt"
 		exec 5>"$o_stderr"
 	fi
 fi

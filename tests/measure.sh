@@ -23,9 +23,8 @@ close() {
 }
 
 # portable_summary FILE: no perf counter line (the default events, the
-# ones asked for here, their multiplexing fractions), context-switches and
-# page-faults from rusage, and tsc-ticks on a machine with an invariant
-# timestamp counter.
+# ones asked for here, their multiplexing fractions), and tsc-ticks on a
+# machine with an invariant timestamp counter.
 portable_summary() {
 	if tsc_expected; then
 		t=$(value "$1" tsc-ticks)
@@ -33,9 +32,15 @@ portable_summary() {
 	fi
 	counters=$(grep -E '^(task-clock|cpu-clock|cycles|instructions|cpu-migrations)[ :]|^[^ ]*-running ' "$1" || true)
 	[ -z "$counters" ] || fail "$1: counter lines on the portable path: $counters"
+}
+
+# rusage_counts FILE: the default events' context-switches and page-faults,
+# which come from rusage whether perf counts or not.
+rusage_counts() {
 	pf=$(value "$1" page-faults)
 	in_range "$pf" 1 1e9 || fail "$1: page-faults from rusage is '$pf'"
-	[ -n "$(value "$1" context-switches)" ] || fail "$1: no context-switches line"
+	cs=$(value "$1" context-switches)
+	in_range "$cs" 0 1e9 || fail "$1: context-switches from rusage is '$cs'"
 }
 
 # A CPU-bound, single-threaded command.
@@ -61,6 +66,7 @@ else
 	grep -q '^task-clock' s && fail "task-clock line although counting is not expected"
 	portable_summary s
 fi
+rusage_counts s
 
 # sys: time in system calls, from wait4.
 expect_status 0 "$TIMEIT" --summary s "$AUX" sys 200
@@ -91,11 +97,14 @@ fi
 # The portable path on request: no counters, nothing said about them.
 expect_status 0 "$TIMEIT" --summary s --no-perf -v "$AUX" burn 50 2>err
 portable_summary s
+rusage_counts s
 user=$(lit_user s)
 in_range "$user" 0.02 3 || fail "--no-perf: user is $user"
 [ ! -s err ] || fail "--no-perf -v said: $(cat err)"
 expect_status 0 "$TIMEIT" -q --summary s --no-perf -e task-clock "$AUX" exit 0
 portable_summary s
+# -e replaces the default events, the rusage pair included.
+grep -Eq '^(page-faults|context-switches) ' s && fail "-e task-clock: rusage lines in $(cat s)"
 
 # Notes about counters go to timeit's stderr only, never into the
 # command's redirected output; -q silences them.

@@ -289,6 +289,8 @@ int main(int argc, char **argv)
 	so.report_maxrss = c.report_maxrss;
 	mo.events = c.no_perf ? NULL : &c.events;
 	mo.rusage_times = c.rusage_times;
+	/* The default events include these two, from rusage; -e replaces them. */
+	mo.rusage_counts = !c.events_given;
 	mo.strict_events = c.strict_events;
 	if (c.list_events)
 		return stdout_status(listing_events(stdout, NULL));
