@@ -16,16 +16,19 @@ runs=${1:-30}
 ms=${2:-60}
 
 # One run: "ref tc utime stime" in nanoseconds.  timeit's JSON is one key
-# per line; the task-clock counter is the run's "user" when its "source"
-# is perf:task-clock (checked, so a fallback cannot pass as task-clock).
+# per line; only what follows "runs" is the run's (the environment checks
+# before it have "value"s too).  The task-clock counter is the run's
+# "user" when the run's first "source" is perf:task-clock (checked, so a
+# fallback cannot pass as task-clock).
 one() {
 	"$TIMEIT" --json "$tmp/j" --redirect-stdout "$tmp/o" "$WORK" "$ms" 2>/dev/null
 	ref=$(cat "$tmp/o")
 	awk -v ref="$ref" '
-	/"source":/ { src = $2 }
-	/"utime":/ { ut = $2 + 0 }
-	/"stime":/ { st = $2 + 0 }
-	/"name": "task-clock"/ { intc = 1 }
+	/"runs": \[/ { inruns = 1 }
+	inruns && /"source":/ && src == "" { src = $2 }
+	inruns && /"utime":/ { ut = $2 + 0 }
+	inruns && /"stime":/ { st = $2 + 0 }
+	inruns && /"name": "task-clock"/ { intc = 1 }
 	intc && /"value":/ { tc = $2 + 0; intc = 0 }
 	END {
 		if (src !~ /task-clock/) { print "no task-clock: " src > "/dev/stderr"; exit 1 }

@@ -64,9 +64,10 @@ i=0
 while [ "$i" -lt "$rounds" ]; do
 	"$TIMEIT" --json "$tmp/j" sh -c "$tree" 2>/dev/null
 	awk '
-	/"utime":/ { ut = $2 + 0 }
-	/"stime":/ { st = $2 + 0 }
-	/"name": "task-clock"/ { intc = 1 }
+	/"runs": \[/ { inruns = 1 }
+	inruns && /"utime":/ { ut = $2 + 0 }
+	inruns && /"stime":/ { st = $2 + 0 }
+	inruns && /"name": "task-clock"/ { intc = 1 }
 	intc && /"value":/ { tc = $2 / 1e9; intc = 0 }
 	END { if (!tc) exit 1; printf "%.6f %.6f %.6f\n", tc, ut + st, tc / (ut + st) }' "$tmp/j"
 	i=$((i + 1))
