@@ -27,13 +27,16 @@ mkdir -p "$build"
 
 command -v "$cc" > /dev/null 2>&1 || { echo "fuzz/run.sh: $cc not found" >&2; exit 1; }
 
-# config.h from a configured tree (configure with the same compiler).
+# config.h and the libraries (libpfm4 when found) from a configured tree
+# (configure with the same compiler).
 if [ -n "${FUZZ_BUILD:-}" ] && [ -f "$FUZZ_BUILD/config.h" ]; then
-	cp "$FUZZ_BUILD/config.h" "$build/"
+	cp "$FUZZ_BUILD/config.h" "$FUZZ_BUILD/Makefile" "$build/"
 else
 	[ -x "$src/configure" ] || (cd "$src" && autoreconf -if)
 	(cd "$build" && "$src/configure" -q CC="$cc" > /dev/null)
 fi
+libs=$(sed -n -e 's/^PFM_LIBS = //p' -e 's/^MATH_LIBS = //p' -e 's/^LIBS = //p' "$build/Makefile" |
+	tr '\n' ' ')
 
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
 	-fno-sanitize-recover=undefined -I$build -I$src/lib -I$src/timeit"
@@ -53,7 +56,7 @@ status=0
 for t in $targets; do
 	[ -f "$src/fuzz/$t.c" ] || { echo "fuzz/run.sh: no target '$t'" >&2; exit 1; }
 	# shellcheck disable=SC2086
-	"$cc" $flags -fsanitize=fuzzer "$src/fuzz/$t.c" "$build/libfuzz.a" -ldl -lm \
+	"$cc" $flags -fsanitize=fuzzer "$src/fuzz/$t.c" "$build/libfuzz.a" $libs -ldl -lm \
 		-o "$build/fuzz-$t"
 	mkdir -p "$out/$t" "$out/corpus-$t"
 	cp "$src/fuzz/corpus/$t/"* "$out/corpus-$t/" 2> /dev/null || true
