@@ -15,6 +15,10 @@ AM_TESTS_ENVIRONMENT = \
 
 check_PROGRAMS += tests/timeit-aux
 tests_timeit_aux_SOURCES = tests/timeit-aux.c
+# Programs the tests run under timeit are never sanitized (configure.ac).
+tests_timeit_aux_CFLAGS = $(WARN_CFLAGS)
+tests_timeit_aux_LDFLAGS =
+tests_timeit_aux_LDADD =
 
 EXTRA_DIST += tests/setup tests/tap.h
 
@@ -45,6 +49,9 @@ EXTRA_DIST += tests/repeat.sh
 TESTS += tests/vgcount-test tests/vgcount.sh tests/vgcount-missing.sh
 check_PROGRAMS += tests/vgcount-test tests/vgcount-work
 tests_vgcount_work_SOURCES = tests/vgcount-work.c
+tests_vgcount_work_CFLAGS = $(WARN_CFLAGS)
+tests_vgcount_work_LDFLAGS =
+tests_vgcount_work_LDADD =
 EXTRA_DIST += tests/vgcount.sh tests/vgcount-missing.sh
 
 # Black-box tests of the timeit binary.

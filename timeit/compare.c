@@ -1148,7 +1148,7 @@ int main(int argc, char **argv)
 		write_svg(&c, rows, n, &g);
 	if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout) != 0) {
 		fprintf(stderr, "timeit-compare: stdout: %s\n", strerror(errno));
-		return EXIT_ERROR;
+		status = EXIT_ERROR;
 	}
 	ti_buf_free(&out);
 	free(rows);

@@ -2,7 +2,7 @@
 bin_PROGRAMS += timeit/timeit
 timeit_timeit_SOURCES = timeit/timeit.c timeit/options.c timeit/options.h
 timeit_timeit_LDADD = lib/libtimeit.a $(PFM_LIBS)
-timeit_timeit_LDFLAGS = $(TIMEIT_LDFLAGS)
+timeit_timeit_LDFLAGS = $(AM_LDFLAGS) $(TIMEIT_LDFLAGS)
 timeit_timeit_SOURCES += timeit/listing.c timeit/listing.h
 bin_PROGRAMS += timeit/timeit-compare
 timeit_timeit_compare_SOURCES = timeit/compare.c
