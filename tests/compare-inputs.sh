@@ -29,7 +29,9 @@ done
 [ "$(csv_field out.csv burn n_b)" = 3 ] || fail "B/N/burn.time: $(cat out.csv)"
 [ "$(csv_field out.csv quick n_b)" = 3 ] || fail "quick: $(cat out.csv)"
 [ "$(wc -l <out.csv)" -eq 3 ] || fail "expected 2 benchmarks: $(cat out.csv)"
-in_range "$(csv_field out.csv burn median_a)" 0.003 5 || fail "burn median $(cat out.csv)"
+# rusage (a build without perf events) splits 5 ms between user and sys
+# by tick samples: only "not zero" is certain.
+in_range "$(csv_field out.csv burn median_a)" 0.001 5 || fail "burn median $(cat out.csv)"
 
 # A single summary file per side, and -a/-b merging several paths.
 "$COMPARE" --format csv A/burn.1.time B/1/burn.time >one.csv || [ $? -eq 1 ] || fail "single files"
