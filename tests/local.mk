@@ -95,3 +95,10 @@ EXTRA_DIST += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-arg
 # The JSON writer's strings (escapes, bytes that are not UTF-8).
 TESTS += tests/json-test
 check_PROGRAMS += tests/json-test
+
+# A dynamically linked twin of timeit (the installed one is static when it
+# can be): valgrind's memcheck can only check a dynamic program
+# (tests/reliability-valgrind.sh).
+check_PROGRAMS += tests/timeit-dynamic
+tests_timeit_dynamic_SOURCES = $(timeit_timeit_SOURCES)
+tests_timeit_dynamic_LDADD = $(timeit_timeit_LDADD)
