@@ -177,7 +177,7 @@ void ti_json_record(struct ti_json *j, const char *key, const struct ti_record *
 
 	ti_json_object(j, "tsc");
 	ti_json_string(j, "kind", r->tsc_kind);
-	ti_json_bool(j, "invariant", r->tsc_valid);
+	ti_json_bool(j, "used", r->tsc_valid);
 	if (r->tsc_valid)
 		ti_json_uint(j, "ticks", r->tsc_ticks);
 	ti_json_end(j, '}');
