@@ -26,7 +26,8 @@ static const struct ti_count *count_base(const struct ti_record *r, const char *
 void ti_noise_screen(const struct ti_record *r, struct ti_noise *n)
 {
 	const struct ti_count *k, *cyc, *tc;
-	double cpu_s = r->user_s + r->sys_s;
+	/* CPU time of the tree: task-clock already holds the kernel's part. */
+	double cpu_s = r->source == TI_SOURCE_PERF ? r->user_s : r->user_s + r->sys_s;
 
 	memset(n, 0, sizeof *n);
 	/* A migration costs the command its warm caches and branch state; any
