@@ -88,9 +88,12 @@ static void screen(void)
 		{ __LINE__, 1, 0, 0, 0, 0, "cpu-migrations", -1, "", 0, -1, 0, 100, 0 },
 		{ __LINE__, 1, 0, 0, 0, 1, "cpu-migrations", -1, "", 0, -1, 0, 100, TI_NOISE_MIGRATED },
 		{ __LINE__, 1, 0, 0, 0, 2, "migrations:u", -1, "", 0, -1, 0, 100, TI_NOISE_MIGRATED },
-		/* Limit 5 + 50/s of CPU: 1 s user + 1 s sys -> 105. */
+		/* Limit 5 + 50/s of CPU: 1 s user + 1 s sys -> 105 (rusage);
+		 * with user from task-clock the kernel's part is in it: 55. */
 		{ __LINE__, 1, 1, 105, 0, -1, "", -1, "", 0, -1, 0, 100, 0 },
 		{ __LINE__, 1, 1, 106, 0, -1, "", -1, "", 0, -1, 0, 100, TI_NOISE_PREEMPTED },
+		{ __LINE__, 1, 1, 55, 0, -1, "", -1, "", 0, 1e9, 0, 100, 0 },
+		{ __LINE__, 1, 1, 56, 0, -1, "", -1, "", 0, 1e9, 0, 100, TI_NOISE_PREEMPTED },
 		{ __LINE__, 0, 0, 5, 0, -1, "", -1, "", 0, -1, 0, 100, 0 },
 		{ __LINE__, 0, 0, 6, 0, -1, "", -1, "", 0, -1, 0, 100, TI_NOISE_PREEMPTED },
 		{ __LINE__, 1, 0, 0, 1, -1, "", -1, "", 0, -1, 0, 100, TI_NOISE_MAJOR_FAULTS },
@@ -116,6 +119,8 @@ static void screen(void)
 		memset(&r, 0, sizeof r);
 		r.user_s = cases[i].user_s;
 		r.sys_s = cases[i].sys_s;
+		/* user is task-clock exactly when task-clock was counted. */
+		r.source = cases[i].task_ns >= 0 ? TI_SOURCE_PERF : TI_SOURCE_RUSAGE;
 		r.real_s = 1.0;
 		r.ru.ru_nivcsw = cases[i].nivcsw;
 		r.ru.ru_majflt = cases[i].majflt;
