@@ -44,13 +44,14 @@ static const struct generic {
 	{ "emulation-faults", TI_TYPE_SOFTWARE, 8 },
 };
 
-/* context-switches and page-faults are not opened by default: opening a
- * perf software event flips a kernel static key, which patches kernel text
- * on every CPU (IPIs), about 80 us per event and run in a VM here
- * (docs/BENCHMARKS.md); lib/measure.c takes them from wait4's rusage for
- * free instead.  cpu-migrations has no rusage twin and stays. */
+/* No perf software event is opened by default: opening one flips a kernel
+ * static key, which patches kernel text on every CPU with IPIs, 80-110 us
+ * per event and run in a VM here, disturbing whatever runs on the other
+ * CPUs too (docs/BENCHMARKS.md).  lib/measure.c takes context-switches and
+ * page-faults from wait4's rusage for free; cpu-migrations, which has no
+ * rusage twin, is there for the asking (-e). */
 static const char *const default_events[] = {
-	"task-clock", "cycles", "instructions", "cpu-migrations",
+	"task-clock", "cycles", "instructions",
 };
 
 const char *ti_events_generic_name(size_t i)

@@ -36,7 +36,7 @@ gnutime=${TIMEIT_TIME:-/usr/bin/time}
 shell=/bin/sh
 # The default events of timeit(1) (lib/events.c), so the extra summary
 # keys are the same.
-default_events=task-clock,cycles,instructions,cpu-migrations,context-switches,page-faults
+default_events=task-clock,cycles,instructions,context-switches,page-faults
 
 usage() {
 	cat <<EOF
