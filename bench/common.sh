@@ -82,3 +82,18 @@ rss_report() {
 	awk '{ l = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", l)
 	       printf "peak RSS  %-30s %6d KiB (%.2f MiB)\n", l, $4, $4 / 1024 }' "$1"
 }
+
+# cpu_times JSON: "TASK_CLOCK_S RUSAGE_S" for the first run of a timeit
+# --json file: its task-clock and its rusage user+sys, in seconds.  The
+# JSON has one key per line, and only what follows "runs" is the run's (the
+# environment checks before it have "value"s too).  Fails when task-clock
+# was not counted.
+cpu_times() {
+	awk '
+	/"runs": \[/ { inruns = 1 }
+	inruns && /"utime":/ && ut == "" { ut = $2 + 0 }
+	inruns && /"stime":/ && st == "" { st = $2 + 0 }
+	inruns && /"name": "task-clock"/ { intc = 1 }
+	intc && /"value":/ { tc = $2 / 1e9; intc = 0 }
+	END { if (!tc) exit 1; printf "%.9f %.6f\n", tc, ut + st }' "$1"
+}

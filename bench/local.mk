@@ -1,28 +1,31 @@
 # bench/: programs and scripts that measure timeit itself and print figures
 # (docs/BENCHMARKS.md).  Never run by make check: "make bench" builds what
-# they need and runs all three.
-EXTRA_PROGRAMS = bench/launcher bench/runner bench/work bench/nop
+# they need and runs them all.
+EXTRA_PROGRAMS = bench/launcher bench/runner bench/work bench/nop bench/hold
 bench_launcher_SOURCES = bench/launcher.c
 bench_runner_SOURCES = bench/runner.c
 bench_work_SOURCES = bench/work.c
 bench_nop_SOURCES = bench/nop.c
+bench_hold_SOURCES = bench/hold.c
 # Not AM_CPPFLAGS: lib/spawn.h would hide the system's <spawn.h>.
 bench_launcher_CPPFLAGS = -I$(top_builddir)
 bench_runner_CPPFLAGS = -I$(top_builddir)
 bench_work_CPPFLAGS = -I$(top_builddir)
+bench_hold_CPPFLAGS = -I$(top_builddir)
 # Static, so its resident set stays below timeit's (see bench/nop.c).
 bench_nop_LDFLAGS = -static
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/common.sh bench/overhead.sh bench/noise.sh bench/scaling.sh \
-	docs/BENCHMARKS.md
+	bench/accounting.sh bench/outside.awk docs/BENCHMARKS.md
 
 BENCH_ENV = TIMEIT='$(abs_top_builddir)/timeit/timeit' \
 	BENCH_BIN='$(abs_top_builddir)/bench'
 
 # bench/nop needs a static C library; without one overhead.sh says so.
-bench: timeit/timeit bench/launcher bench/runner bench/work
+bench: timeit/timeit bench/launcher bench/runner bench/work bench/hold
 	-$(MAKE) $(AM_MAKEFLAGS) bench/nop
 	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/overhead.sh
 	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/noise.sh
 	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/scaling.sh
+	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/accounting.sh
 .PHONY: bench

@@ -58,18 +58,13 @@ echo
 
 # Inherit accounting: task-clock (perf, inherited into every descendant)
 # against rusage user+sys from wait4 (the tree's exact runtime split by
-# ticks, but summed it is exact too).
+# ticks, but summed it is exact too).  bench/accounting.sh shows where the
+# difference goes.
 echo "== task-clock / rusage user+sys on the tree ($rounds runs)"
 i=0
 while [ "$i" -lt "$rounds" ]; do
 	"$TIMEIT" --json "$tmp/j" sh -c "$tree" 2>/dev/null
-	awk '
-	/"runs": \[/ { inruns = 1 }
-	inruns && /"utime":/ { ut = $2 + 0 }
-	inruns && /"stime":/ { st = $2 + 0 }
-	inruns && /"name": "task-clock"/ { intc = 1 }
-	intc && /"value":/ { tc = $2 / 1e9; intc = 0 }
-	END { if (!tc) exit 1; printf "%.6f %.6f %.6f\n", tc, ut + st, tc / (ut + st) }' "$tmp/j"
+	cpu_times "$tmp/j" | awk '{ printf "%.6f %.6f %.6f\n", $1, $2, $1 / $2 }'
 	i=$((i + 1))
 done | awk '
 	{ n++; r = $3; s += r; if (n == 1 || r < lo) lo = r; if (n == 1 || r > hi) hi = r
