@@ -22,7 +22,14 @@ in_range "$tc" 0.040 2 || fail "task-clock $tc for 50 ms of CPU"
 pf=$(summary_value s page-faults)
 # 4 MiB touched: at least 1024 faults of 4 KiB pages (fewer only with THP).
 [ -n "$pf" ] && [ "$pf" -ge 200 ] || fail "page-faults '$pf' for 4 MiB"
-[ "$(summary_value s major-faults)" = 0 ] || fail "major faults in a warm run"
+# No major fault once the program's pages are in the page cache.  Under a
+# parallel make check a page can be read again (seen once in CI-like
+# runs); a second warm run must then have none.
+if [ "$(summary_value s major-faults)" != 0 ]; then
+	"$TIMEIT" -e major-faults --summary s "$AUX" burn 50 alloc 4 || fail "run failed"
+	[ "$(summary_value s major-faults)" = 0 ] ||
+		fail "major faults in two warm runs: $(summary_value s major-faults)"
+fi
 
 # A group and a user-only modifier.
 "$TIMEIT" -e '{task-clock,cs},page-faults:u' --summary s "$AUX" burn 10 || fail "group run"
