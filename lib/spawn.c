@@ -26,7 +26,7 @@
 
 /* Messages on the child's status pipe (close-on-exec: at exec it closes):
  * limit and ASLR warnings, then at most one failure. */
-enum stage { ST_LIMIT, ST_REDIRECT, ST_CHDIR, ST_EXEC, ST_AFFINITY, ST_ASLR };
+enum stage { ST_LIMIT, ST_REDIRECT, ST_CHDIR, ST_EXEC, ST_ASLR };
 struct status_msg {
 	int stage;
 	int value;	/* errno, or the limit index for ST_LIMIT */
@@ -98,7 +98,7 @@ static void tell(int fd, int stage, int value)
  * is suspended, so it only makes system calls and writes nothing but its
  * own stack; it never returns. */
 static __attribute__((noreturn)) void child(const struct ti_plan *plan, int status_fd,
-					    const int redir[3], const sigset_t *reset)
+					    const int redir[3], int dir, const sigset_t *reset)
 {
 	sigset_t none;
 
@@ -135,25 +135,11 @@ static __attribute__((noreturn)) void child(const struct ti_plan *plan, int stat
 		}
 		tell(status_fd, ST_LIMIT, l);
 	}
-	if (plan->chdir && chdir(plan->chdir) < 0) {
+	/* Opened and checked by ti_spawn_start, so this rarely fails (the
+	 * directory's permissions changed since). */
+	if (dir >= 0 && fchdir(dir) < 0) {
 		tell(status_fd, ST_CHDIR, errno);
 		_exit(66);
-	}
-	/* The mask is inherited through exec and fork: the whole tree stays
-	 * on these CPUs.  A CPU that is offline or outside our cpuset fails. */
-	if (plan->pin && sched_setaffinity(0, sizeof plan->cpus, &plan->cpus) < 0) {
-		tell(status_fd, ST_AFFINITY, errno);
-		_exit(66);
-	}
-	/* The kernel keeps only the CPUs that are online and in our cpuset,
-	 * failing only when none is left (sched_setaffinity(2)): a list with
-	 * one usable CPU would otherwise run on fewer CPUs than asked. */
-	if (plan->pin) {
-		cpu_set_t got;
-		if (sched_getaffinity(0, sizeof got, &got) < 0 || !CPU_EQUAL(&got, &plan->cpus)) {
-			tell(status_fd, ST_AFFINITY, EINVAL);
-			_exit(66);
-		}
 	}
 	/* ADDR_NO_RANDOMIZE takes effect at the exec below (setarch -R does
 	 * the same); 0xffffffff only queries the current persona. */
@@ -217,6 +203,50 @@ fail:
 	return -1;
 }
 
+/* --cpu: timeit moves onto the CPUs itself, and the child inherits the
+ * mask at vfork; it lasts through exec and fork, so the whole tree stays
+ * there, and the measured path has no system call for it.  The kernel
+ * keeps only the CPUs that are online and in our cpuset, failing only when
+ * none is left (sched_setaffinity(2)): the mask is read back, or a list
+ * with one usable CPU would run on fewer CPUs than asked.  F->what is
+ * "sched_setaffinity". */
+static int pin(const struct ti_plan *plan, struct ti_failure *f)
+{
+	cpu_set_t got;
+
+	if (!plan->pin)
+		return 0;
+	f->err = 0;
+	if (sched_setaffinity(0, sizeof plan->cpus, &plan->cpus) < 0 ||
+	    sched_getaffinity(0, sizeof got, &got) < 0)
+		f->err = errno;
+	else if (!CPU_EQUAL(&got, &plan->cpus))
+		f->err = EINVAL;
+	if (!f->err)
+		return 0;
+	f->what = "sched_setaffinity";
+	return -1;
+}
+
+/* --chdir, resolved before anything runs: O_PATH needs no read permission
+ * on the directory (chdir does not either), and the search permission
+ * chdir needs is checked for timeit's effective ids, which the child
+ * keeps.  The child then only calls fchdir. */
+static int open_dir(const struct ti_plan *plan, int *dir, struct ti_failure *f)
+{
+	*dir = -1;
+	if (!plan->chdir)
+		return 0;
+	*dir = open(plan->chdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (*dir < 0 || faccessat(*dir, ".", X_OK, AT_EACCESS) < 0) {
+		f->what = plan->chdir;
+		f->err = errno;
+		close_fd(dir);
+		return -1;
+	}
+	return 0;
+}
+
 int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
 		   struct ti_failure *f)
 {
@@ -225,13 +255,23 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 	(void)r;
 	ch->pid = -1;
 	ch->status_fd = ch->status_wfd = -1;
-	if (open_redirects(plan, ch->redir, f) < 0)
+	ch->dir = -1;
+	for (int i = 0; i < 3; i++)
+		ch->redir[i] = -1;
+	/* What can be refused first: a bad --cpu or --chdir must fail before
+	 * the redirect files are created and truncated. */
+	if (pin(plan, f) < 0 || open_dir(plan, &ch->dir, f) < 0)
 		return -1;
+	if (open_redirects(plan, ch->redir, f) < 0) {
+		close_fd(&ch->dir);
+		return -1;
+	}
 	if (pipe2(st, O_CLOEXEC) < 0) {
 		f->what = "pipe";
 		f->err = errno;
 		for (int i = 0; i < 3; i++)
 			close_fd(&ch->redir[i]);
+		close_fd(&ch->dir);
 		return -1;
 	}
 	ch->status_fd = st[0];
@@ -252,12 +292,6 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 		if (sa.sa_handler != SIG_DFL)
 			sigaddset(&ch->reset, s);
 	}
-	/* --cpu: timeit moves onto the CPUs first, outside the measured path,
-	 * so the child's own sched_setaffinity (which reports a failure) does
-	 * not migrate it between vfork and exec.  Failing here is left to the
-	 * child to report. */
-	if (plan->pin)
-		(void)sched_setaffinity(0, sizeof plan->cpus, &plan->cpus);
 	return 0;
 }
 
@@ -299,7 +333,7 @@ static void read_status(int fd, struct ti_record *r)
 			r->end = TI_END_SETUP_FAILED;
 			r->setup_errno = m.value;
 			r->setup_what = m.stage == ST_CHDIR ? "chdir"
-				      : m.stage == ST_AFFINITY ? "sched_setaffinity" : "redirect";
+				      : "redirect";
 		}
 	}
 }
@@ -335,7 +369,7 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 	tsc0 = ti_tsc_read();
 	ch->pid = vfork();
 	if (ch->pid == 0)
-		child(plan, ch->status_wfd, ch->redir, &ch->reset);
+		child(plan, ch->status_wfd, ch->redir, ch->dir, &ch->reset);
 	err = errno;
 	if (ch->pid > 0) {
 		/* The child has set its group already; both sides set it, as
@@ -360,6 +394,7 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 	close_fd(&ch->status_wfd);
 	for (int i = 0; i < 3; i++)
 		close_fd(&ch->redir[i]);
+	close_fd(&ch->dir);
 	if (got < 0) {
 		f->what = ch->pid < 0 ? "vfork" : "wait4";
 		f->err = err;
@@ -407,6 +442,7 @@ void ti_spawn_abort(struct ti_child *ch)
 	/* Nothing was started yet: only descriptors to close. */
 	for (int i = 0; i < 3; i++)
 		close_fd(&ch->redir[i]);
+	close_fd(&ch->dir);
 	close_fd(&ch->status_fd);
 	close_fd(&ch->status_wfd);
 }

@@ -20,12 +20,15 @@ struct ti_child {
 	int status_fd;		/* read end of the child's status pipe */
 	int status_wfd;		/* its write end, for the child */
 	int redir[3];		/* fds opened for the child's 0, 1, 2, or -1 */
+	int dir;		/* the --chdir directory (O_PATH), or -1 */
 	sigset_t reset;		/* signals the child resets to SIG_DFL */
 };
 
-/* Prepare a run: open the redirect files and the child's status pipe,
- * install the signal handlers.  Nothing is started yet.  Returns 0, or -1
- * with F filled in. */
+/* Prepare a run: open the --chdir directory, the redirect files and the
+ * child's status pipe, install the signal handlers.  Nothing is started
+ * yet.  Returns 0, or -1 with F filled in (F->what is then the plan's own
+ * path string when a directory or redirect file was the cause); nothing
+ * has been changed when the directory is the cause. */
 int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
 		   struct ti_failure *f);
 

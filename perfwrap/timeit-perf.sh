@@ -349,6 +349,18 @@ if [ -n "$limits" ]; then
 	done
 fi
 
+# ---- --chdir: checked before the redirect files are created, as timeit
+# does (lib/spawn.c, open_dir); the chain's cd then rarely fails ----
+if [ "$o_chdir_set" = 1 ] && ! { [ -d "$o_chdir" ] && [ -x "$o_chdir" ]; }; then
+	if [ -d "$o_chdir" ]; then
+		die "--chdir: $o_chdir: Permission denied"
+	elif [ -e "$o_chdir" ]; then
+		die "--chdir: $o_chdir: Not a directory"
+	else
+		die "--chdir: $o_chdir: $(errno_guess "$o_chdir" r)"
+	fi
+fi
+
 # ---- redirects: opened here, before anything runs, as timeit does ----
 # fds 3, 4, 5 carry the command's stdin, stdout and stderr down the chain.
 open_fail() {

@@ -106,15 +106,39 @@ run 137 --limit-cpu 1 "$AUX" burn 3000
 user=$(summary_value s user)
 in_range "$user" 0.5 2.9 || fail "--limit-cpu 1: user is $user"
 
-# Child set-up failures: 66 with a clear error, the command never runs.
+# Set-up failures: 66 with a clear error, the command never runs.  A
+# --chdir directory that cannot be used is bad input, found before
+# anything runs: no summary, and the previous one, like the redirect
+# files, left as it was.
 rm -f pf
-run 66 --chdir "$tmp/no-such-dir" "$AUX" pidfile pf
+echo previous > s
+echo kept > out
+expect_status 66 "$TIMEIT" --summary s --redirect-stdout out --chdir "$tmp/no-such-dir" \
+	"$AUX" pidfile pf 2>err
 [ ! -e pf ] || fail "the command ran after chdir failed"
-grep -q "no-such-dir" err || fail "chdir failure does not name the directory: $(cat err)"
-grep -q "chdir" err || fail "chdir failure does not say chdir: $(cat err)"
+grep -q "^timeit: --chdir: $tmp/no-such-dir: No such file or directory$" err ||
+	fail "chdir failure is not named: $(cat err)"
+[ "$(cat s)" = previous ] || fail "a bad --chdir replaced the summary: $(cat s)"
+[ "$(cat out)" = kept ] || fail "a bad --chdir truncated the --redirect-stdout file"
 touch afile
-run 66 --chdir afile "$AUX" pidfile pf
+expect_status 66 "$TIMEIT" --summary s --chdir afile "$AUX" pidfile pf 2>err
 [ ! -e pf ] || fail "the command ran after chdir to a file failed"
+grep -q "^timeit: --chdir: afile: Not a directory$" err || fail "chdir to a file: $(cat err)"
+[ "$(cat s)" = previous ] || fail "chdir to a file replaced the summary"
+# A directory without search permission (root may search anything).
+if [ "$(id -u)" != 0 ]; then
+	mkdir noexec
+	chmod 0600 noexec
+	expect_status 66 "$TIMEIT" --summary s --chdir noexec "$AUX" pidfile pf 2>err
+	[ ! -e pf ] || fail "the command ran in a directory it cannot search"
+	grep -q "^timeit: --chdir: noexec: Permission denied$" err || fail "unsearchable --chdir: $(cat err)"
+	chmod 0700 noexec
+fi
+# Read permission is not needed, as for chdir(2).
+mkdir -p searchonly
+chmod 0100 searchonly
+run 0 --chdir searchonly "$AUX" exit 0
+chmod 0700 searchonly
 
 rm -f pf
 expect_status 66 "$TIMEIT" --redirect-input "$tmp/no-such-input" "$AUX" pidfile pf 2>err

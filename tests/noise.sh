@@ -24,14 +24,18 @@ grep -q "Cpus_allowed_list:[[:space:]]*$last\$" out || fail "grandchild not pinn
 grep -q "Cpus_allowed_list:[[:space:]]*$allowed\$" out || fail "mask changed without --cpu: $(cat out)"
 
 # Bad lists are usage errors naming the list; a CPU that does not exist
-# fails the set-up (66) and the command does not run.
+# is found before anything runs (66): the command does not run, and the
+# summary and redirect files are left as they were.
 expect_status 1 "$TIMEIT" --cpu 1-x "$AUX" pidfile ran 2>err
 grep -q "'1-x'" err || fail "--cpu error does not name the list: $(cat err)"
 expect_status 1 "$TIMEIT" --cpu 100000 "$AUX" pidfile ran 2>/dev/null
-expect_status 66 "$TIMEIT" --cpu 1023 --summary s "$AUX" pidfile ran 2>err
+echo previous > s
+echo kept > out
+expect_status 66 "$TIMEIT" --cpu 1023 --summary s --redirect-output out "$AUX" pidfile ran 2>err
 grep -q "^timeit: --cpu: 1023: " err || fail "unusable CPU: $(cat err)"
 [ ! -e ran ] || fail "the command ran on an unusable CPU"
-[ "$(summary_value s exit)" = 66 ] || fail "exit line for an unusable CPU"
+[ "$(cat s)" = previous ] || fail "an unusable CPU replaced the summary: $(cat s)"
+[ "$(cat out)" = kept ] || fail "an unusable CPU truncated the --redirect-output file"
 # ... also next to a usable one: the kernel would drop it silently.
 expect_status 66 "$TIMEIT" --cpu "$last,1023" "$AUX" pidfile ran 2>err
 grep -q "^timeit: --cpu: $last,1023: " err || fail "partly unusable CPU list: $(cat err)"

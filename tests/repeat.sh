@@ -71,7 +71,10 @@ stops 137 -t 1 "$AUX" sleep 5000
 stops 137 --limit-cpu 1 "$AUX" burn 3000
 stops 127 ./missing
 stops 126 ./run.sh
-stops 66 -c no-such-dir "$AUX" exit 0
+# A bad --chdir is found before the first run: nothing runs, no summary.
+rm -f s
+expect_status 66 "$TIMEIT" --repeat 3 --summary s -c no-such-dir "$AUX" exit 0 2>/dev/null
+[ ! -e s ] || fail "--repeat 3 -c no-such-dir wrote a summary: $(cat s)"
 # SIGTERM to timeit: the running command is killed, the series ends, the
 # summary is written.
 rm -f s pid
