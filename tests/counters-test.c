@@ -7,85 +7,17 @@
 #include <string.h>
 
 #include "counters.h"
+#include "fakeperf.h"
 #include "summary.h"
 #include "tap.h"
 
 #ifdef HAVE_PERF_EVENTS
-#include <linux/perf_event.h>
-
-/* Scripted behaviour of one event, looked up by attr.config. */
-struct script {
-	int open_errno;			/* fail every open with this errno (0: succeed) */
-	int kernel_errno;		/* fail only while exclude_kernel == 0 */
-	int guest_errno;		/* fail only while exclude_guest == 1 */
-	uint64_t value, enabled, running;
-	int short_read;
-};
-
-static struct script scripts[16];
-static struct perf_event_attr last_attr[16];
-static int last_group_fd[16];
-static int opens, closes;
-
-static int fake_open(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
-		     unsigned long flags)
-{
-	const struct script *s = &scripts[a->config];
-
-	(void)pid;
-	(void)cpu;
-	(void)flags;
-	last_attr[a->config] = *a;
-	last_group_fd[a->config] = group_fd;
-	if (s->open_errno) {
-		errno = s->open_errno;
-		return -1;
-	}
-	if (s->kernel_errno && !a->exclude_kernel) {
-		errno = s->kernel_errno;
-		return -1;
-	}
-	if (s->guest_errno && a->exclude_guest) {
-		errno = s->guest_errno;
-		return -1;
-	}
-	opens++;
-	return 100 + (int)a->config;	/* fd encodes the event */
-}
-
-static ssize_t fake_read(int fd, void *buf, size_t len)
-{
-	const struct script *s = &scripts[fd - 100];
-	uint64_t v[3] = { s->value, s->enabled, s->running };
-
-	if (s->short_read)
-		return 8;
-	memcpy(buf, v, len < sizeof v ? len : sizeof v);
-	return (ssize_t)(len < sizeof v ? len : sizeof v);
-}
-
-static int fake_close(int fd)
-{
-	(void)fd;
-	closes++;
-	return 0;
-}
-
-static const struct ti_perf_ops fake = { fake_open, fake_read, fake_close };
-
 /* Events as raw configs 0..n-1 so each has its own script row. */
 static void raw_events(struct ti_event_list *l, const char *list)
 {
 	char bad[64];
 	int rc = ti_events_parse(list, l, bad, sizeof bad);
 	TAP_OK(rc == 0, "parse %s", list);
-}
-
-static void reset(void)
-{
-	memset(scripts, 0, sizeof scripts);
-	memset(last_attr, 0, sizeof last_attr);
-	opens = closes = 0;
 }
 
 int main(void)
@@ -96,28 +28,28 @@ int main(void)
 	int n;
 
 	/* Plain counting: value as is, attributes as perf stat sets them. */
-	reset();
+	fake_reset();
 	raw_events(&l, "r0,r1");
-	scripts[0] = (struct script){ .value = 1000, .enabled = 50, .running = 50 };
-	scripts[1] = (struct script){ .value = 7, .enabled = 50, .running = 50 };
-	n = ti_counters_open(&c, &fake, &l, 42);
+	fake_scripts[0] = (struct fake_script){ .value = 1000, .enabled = 50, .running = 50 };
+	fake_scripts[1] = (struct fake_script){ .value = 7, .enabled = 50, .running = 50 };
+	n = ti_counters_open(&c, &fake_perf, &l, 42);
 	TAP_OK(n == 2, "two counters opened (%d)", n);
-	TAP_OK(last_attr[0].disabled && last_attr[0].enable_on_exec, "leader starts at exec");
-	TAP_OK(last_attr[0].inherit, "inherit: children are counted");
-	TAP_OK(last_attr[0].read_format == (PERF_FORMAT_TOTAL_TIME_ENABLED |
+	TAP_OK(fake_last_attr[0].disabled && fake_last_attr[0].enable_on_exec, "leader starts at exec");
+	TAP_OK(fake_last_attr[0].inherit, "inherit: children are counted");
+	TAP_OK(fake_last_attr[0].read_format == (PERF_FORMAT_TOTAL_TIME_ENABLED |
 					    PERF_FORMAT_TOTAL_TIME_RUNNING), "read_format");
-	TAP_OK(last_attr[0].size == sizeof(struct perf_event_attr), "attr.size set");
-	TAP_OK(last_group_fd[1] == -1, "ungrouped events lead themselves");
+	TAP_OK(fake_last_attr[0].size == sizeof(struct perf_event_attr), "attr.size set");
+	TAP_OK(fake_last_group_fd[1] == -1, "ungrouped events lead themselves");
 	ti_counters_read(&c);
 	TAP_OK(c.count[0].counted && c.count[0].scaled == 1000.0, "unscaled value");
 	ti_counters_close(&c);
-	TAP_OK(closes == 2, "every fd closed");
+	TAP_OK(fake_closes == 2, "every fd closed");
 
 	/* Multiplexed: running < enabled scales by enabled/running. */
-	reset();
+	fake_reset();
 	raw_events(&l, "r0");
-	scripts[0] = (struct script){ .value = 1000, .enabled = 400, .running = 100 };
-	ti_counters_open(&c, &fake, &l, 42);
+	fake_scripts[0] = (struct fake_script){ .value = 1000, .enabled = 400, .running = 100 };
+	ti_counters_open(&c, &fake_perf, &l, 42);
 	ti_counters_read(&c);
 	TAP_OK(c.count[0].scaled == 4000.0, "multiplexed value scaled x4 (%g)", c.count[0].scaled);
 	{
@@ -133,10 +65,10 @@ int main(void)
 	}
 
 	/* running == 0: opened but never on the PMU, so not counted. */
-	reset();
+	fake_reset();
 	raw_events(&l, "r0");
-	scripts[0] = (struct script){ .value = 0, .enabled = 100, .running = 0 };
-	ti_counters_open(&c, &fake, &l, 42);
+	fake_scripts[0] = (struct fake_script){ .value = 0, .enabled = 100, .running = 0 };
+	ti_counters_open(&c, &fake_perf, &l, 42);
 	ti_counters_read(&c);
 	TAP_OK(c.count[0].opened && !c.count[0].counted, "running == 0 is not counted");
 	memset(&r, 0, sizeof r);
@@ -150,11 +82,11 @@ int main(void)
 	}
 
 	/* ENOENT (no PMU in a VM): skipped, the others go on. */
-	reset();
+	fake_reset();
 	raw_events(&l, "r0,r1,r2");
-	scripts[1].open_errno = ENOENT;
-	scripts[0] = scripts[2] = (struct script){ .value = 5, .enabled = 1, .running = 1 };
-	n = ti_counters_open(&c, &fake, &l, 42);
+	fake_scripts[1].open_errno = ENOENT;
+	fake_scripts[0] = fake_scripts[2] = (struct fake_script){ .value = 5, .enabled = 1, .running = 1 };
+	n = ti_counters_open(&c, &fake_perf, &l, 42);
 	TAP_OK(n == 2, "ENOENT event skipped, two open (%d)", n);
 	TAP_OK(c.count[1].err == ENOENT && !c.count[1].opened, "skip reason recorded");
 	ti_counters_read(&c);
@@ -163,82 +95,82 @@ int main(void)
 	/* EOPNOTSUPP, ENODEV, ENOSYS, ENXIO: the same skip. */
 	static const int unsupported[] = { EOPNOTSUPP, ENODEV, ENOSYS, ENXIO };
 	for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++) {
-		reset();
+		fake_reset();
 		raw_events(&l, "r0,r1");
-		scripts[0].open_errno = unsupported[i];
-		n = ti_counters_open(&c, &fake, &l, 42);
+		fake_scripts[0].open_errno = unsupported[i];
+		n = ti_counters_open(&c, &fake_perf, &l, 42);
 		TAP_OK(n == 1 && c.count[0].err == unsupported[i], "%s skipped",
 		       strerror(unsupported[i]));
 	}
 
 	/* EINVAL for exclude_guest: retried without it (perf's evsel.c). */
-	reset();
+	fake_reset();
 	raw_events(&l, "r0");
-	scripts[0].guest_errno = EINVAL;
-	n = ti_counters_open(&c, &fake, &l, 42);
-	TAP_OK(n == 1 && !last_attr[0].exclude_guest, "EINVAL retried without exclude_guest");
+	fake_scripts[0].guest_errno = EINVAL;
+	n = ti_counters_open(&c, &fake_perf, &l, 42);
+	TAP_OK(n == 1 && !fake_last_attr[0].exclude_guest, "EINVAL retried without exclude_guest");
 
 	/* EACCES (perf_event_paranoid): retried user-only. */
-	reset();
+	fake_reset();
 	raw_events(&l, "r0,r1");
-	scripts[0].kernel_errno = EACCES;
-	scripts[1].kernel_errno = EPERM;
-	n = ti_counters_open(&c, &fake, &l, 42);
+	fake_scripts[0].kernel_errno = EACCES;
+	fake_scripts[1].kernel_errno = EPERM;
+	n = ti_counters_open(&c, &fake_perf, &l, 42);
 	TAP_OK(n == 2, "EACCES/EPERM retried and opened (%d)", n);
-	TAP_OK(c.count[0].user_only && last_attr[0].exclude_kernel && last_attr[0].exclude_hv,
+	TAP_OK(c.count[0].user_only && fake_last_attr[0].exclude_kernel && fake_last_attr[0].exclude_hv,
 	       "retry is user-only");
 	TAP_OK(c.count[1].user_only, "EPERM retried user-only too");
 
 	/* EACCES even user-only: skipped, and the errno is kept for the note. */
-	reset();
+	fake_reset();
 	raw_events(&l, "r0");
-	scripts[0].open_errno = EACCES;
-	n = ti_counters_open(&c, &fake, &l, 42);
+	fake_scripts[0].open_errno = EACCES;
+	n = ti_counters_open(&c, &fake_perf, &l, 42);
 	memset(&r, 0, sizeof r);
 	ti_counters_to_record(&c, &r);
 	TAP_OK(n == 0 && r.counters_err == EACCES, "nothing opens: EACCES reported");
 
 	/* An event that asked for :u is not retried (it already excludes kernel). */
-	reset();
+	fake_reset();
 	raw_events(&l, "r0:u");
-	scripts[0].open_errno = EACCES;
-	ti_counters_open(&c, &fake, &l, 42);
-	TAP_OK(last_attr[0].exclude_kernel && !c.count[0].user_only, ":u event not retried");
+	fake_scripts[0].open_errno = EACCES;
+	ti_counters_open(&c, &fake_perf, &l, 42);
+	TAP_OK(fake_last_attr[0].exclude_kernel && !c.count[0].user_only, ":u event not retried");
 
 	/* EMFILE: stop opening, every later event marked, the opened ones kept. */
-	reset();
+	fake_reset();
 	raw_events(&l, "r0,r1,r2,r3");
-	scripts[0] = (struct script){ .value = 3, .enabled = 1, .running = 1 };
-	scripts[1].open_errno = EMFILE;
-	n = ti_counters_open(&c, &fake, &l, 42);
+	fake_scripts[0] = (struct fake_script){ .value = 3, .enabled = 1, .running = 1 };
+	fake_scripts[1].open_errno = EMFILE;
+	n = ti_counters_open(&c, &fake_perf, &l, 42);
 	TAP_OK(n == 1 && c.emfile, "EMFILE stops opening (%d open)", n);
 	TAP_OK(c.count[2].err == EMFILE && c.count[3].err == EMFILE, "later events marked EMFILE");
-	TAP_OK(opens == 1, "no open attempted after EMFILE");
+	TAP_OK(fake_opens == 1, "no open attempted after EMFILE");
 
 	/* A short read marks the event not counted. */
-	reset();
+	fake_reset();
 	raw_events(&l, "r0");
-	scripts[0].short_read = 1;
-	ti_counters_open(&c, &fake, &l, 42);
+	fake_scripts[0].short_read = 1;
+	ti_counters_open(&c, &fake_perf, &l, 42);
 	TAP_OK(ti_counters_read(&c) < 0 && !c.count[0].counted, "short read: not counted");
 
 	/* Groups: members follow their leader's fd; a failed leader hands over. */
-	reset();
+	fake_reset();
 	raw_events(&l, "{r0,r1},r2,{r3,r4}");
-	scripts[3].open_errno = ENOENT;
-	ti_counters_open(&c, &fake, &l, 42);
-	TAP_OK(last_group_fd[1] == 100, "member opened with the leader's fd");
-	TAP_OK(!last_attr[1].disabled && !last_attr[1].enable_on_exec, "member follows the leader");
-	TAP_OK(last_group_fd[2] == -1, "next event outside the group leads itself");
-	TAP_OK(last_group_fd[4] == -1 && last_attr[4].enable_on_exec,
+	fake_scripts[3].open_errno = ENOENT;
+	ti_counters_open(&c, &fake_perf, &l, 42);
+	TAP_OK(fake_last_group_fd[1] == 100, "member opened with the leader's fd");
+	TAP_OK(!fake_last_attr[1].disabled && !fake_last_attr[1].enable_on_exec, "member follows the leader");
+	TAP_OK(fake_last_group_fd[2] == -1, "next event outside the group leads itself");
+	TAP_OK(fake_last_group_fd[4] == -1 && fake_last_attr[4].enable_on_exec,
 	       "member of a failed leader leads instead");
 
 	/* Nothing opens: the caller falls back to rusage. */
-	reset();
+	fake_reset();
 	raw_events(&l, "r0,r1");
-	scripts[0].open_errno = ENOENT;
-	scripts[1].open_errno = ENOENT;
-	n = ti_counters_open(&c, &fake, &l, 42);
+	fake_scripts[0].open_errno = ENOENT;
+	fake_scripts[1].open_errno = ENOENT;
+	n = ti_counters_open(&c, &fake_perf, &l, 42);
 	memset(&r, 0, sizeof r);
 	ti_counters_to_record(&c, &r);
 	TAP_OK(n == 0 && r.counters_err == ENOENT, "nothing opens: fallback with the reason");

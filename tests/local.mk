@@ -25,6 +25,7 @@ EXTRA_DIST += tests/setup tests/tap.h
 # C unit tests (TAP).
 TESTS += tests/counters-test tests/events-test tests/options-test tests/summary-test
 check_PROGRAMS += tests/counters-test tests/events-test tests/options-test tests/summary-test
+tests_counters_test_SOURCES = tests/counters-test.c tests/fakeperf.c tests/fakeperf.h
 tests_options_test_SOURCES = tests/options-test.c timeit/options.c
 tests_options_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/timeit
 
@@ -34,6 +35,7 @@ EXTRA_DIST += tests/man.sh
 # Issue 3: event selection, repeats, noise control.
 TESTS += tests/strict-test tests/pfm-test
 check_PROGRAMS += tests/strict-test tests/pfm-test
+tests_strict_test_SOURCES = tests/strict-test.c tests/fakeperf.c tests/fakeperf.h
 TESTS += tests/events.sh
 EXTRA_DIST += tests/events.sh
 

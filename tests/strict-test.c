@@ -9,62 +9,27 @@
 #include <unistd.h>
 
 #include "counters.h"
+#include "fakeperf.h"
 #include "measure.h"
 #include "tap.h"
 
 #ifdef HAVE_PERF_EVENTS
-#include <linux/perf_event.h>
-
-/* Per raw config: the errno its open fails with, and its reading. */
-static struct {
-	int open_errno;
-	uint64_t value, enabled, running;
-} script[8];
-static int opens, closes;
-static pid_t last_pid;
-
-static int fake_open(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
-		     unsigned long flags)
-{
-	(void)cpu;
-	(void)group_fd;
-	(void)flags;
-	last_pid = pid;
-	if (script[a->config].open_errno) {
-		/* EACCES only while the kernel is counted: perf_event_paranoid 2. */
-		if (script[a->config].open_errno != EACCES || !a->exclude_kernel) {
-			errno = script[a->config].open_errno;
-			return -1;
-		}
-	}
-	opens++;
-	return 100 + (int)a->config;
-}
-
-static ssize_t fake_read(int fd, void *buf, size_t len)
-{
-	uint64_t v[3] = { script[fd - 100].value, script[fd - 100].enabled,
-			  script[fd - 100].running };
-
-	memcpy(buf, v, len < sizeof v ? len : sizeof v);
-	return (ssize_t)(len < sizeof v ? len : sizeof v);
-}
-
-static int fake_close(int fd)
-{
-	(void)fd;
-	closes++;
-	return 0;
-}
-
-static const struct ti_perf_ops fake = { fake_open, fake_read, fake_close };
-
+/* Every event opens and counts 10 of 10 ns. */
 static void reset(void)
 {
-	memset(script, 0, sizeof script);
-	for (int i = 0; i < 8; i++)
-		script[i].value = script[i].enabled = script[i].running = 10;
-	opens = closes = 0;
+	fake_reset();
+	for (int i = 0; i < FAKE_EVENTS; i++)
+		fake_scripts[i].value = fake_scripts[i].enabled = fake_scripts[i].running = 10;
+}
+
+/* An open of CONFIG fails with ERR; EACCES only while the kernel is
+ * counted, as perf_event_paranoid 2 has it. */
+static void fail_open(int config, int err)
+{
+	if (err == EACCES)
+		fake_scripts[config].kernel_errno = err;
+	else
+		fake_scripts[config].open_errno = err;
 }
 
 int main(void)
@@ -83,7 +48,7 @@ int main(void)
 	struct ti_event_list l;
 	struct ti_record r;
 	struct ti_failure f;
-	struct ti_measure_opts o = { .events = &l, .ops = &fake };
+	struct ti_measure_opts o = { .events = &l, .ops = &fake_perf };
 	char bad[64];
 	int rc;
 
@@ -125,9 +90,9 @@ int main(void)
 			return 99;
 		}
 		if (cases[i].fail_config >= 0)
-			script[cases[i].fail_config].open_errno = cases[i].fail_errno;
+			fail_open(cases[i].fail_config, cases[i].fail_errno);
 		if (cases[i].unscheduled >= 0)
-			script[cases[i].unscheduled].running = 0;
+			fake_scripts[cases[i].unscheduled].running = 0;
 		o.strict_events = cases[i].strict;
 		memset(&f, 0, sizeof f);
 		rc = ti_measure(&plan, &o, &r, &f);
@@ -141,7 +106,7 @@ int main(void)
 		       cases[i].want_rc);
 		TAP_OK((strcmp(buf, "ran\n") == 0) == cases[i].want_ran, "command %s",
 		       cases[i].want_ran ? "ran" : "did not run");
-		TAP_OK(opens == closes, "every opened counter closed (%d/%d)", opens, closes);
+		TAP_OK(fake_opens == fake_closes, "every opened counter closed (%d/%d)", fake_opens, fake_closes);
 		if (!cases[i].want_ran) {
 			buf[0] = '\0';
 			m = fopen(keep, "r");
@@ -168,16 +133,16 @@ int main(void)
 
 	/* The probe opens on timeit itself, once, and closes. */
 	reset();
-	rc = ti_counters_probe(&fake, &l.ev[0], NULL);
-	TAP_OK(rc == 0 && last_pid == 0 && opens == 1 && closes == 1, "probe opens pid 0 and closes");
+	rc = ti_counters_probe(&fake_perf, &l.ev[0], NULL);
+	TAP_OK(rc == 0 && fake_last_pid == 0 && fake_opens == 1 && fake_closes == 1, "probe opens pid 0 and closes");
 	reset();
-	script[1].open_errno = ENOENT;
-	rc = ti_counters_probe(&fake, &l.ev[1], NULL);
-	TAP_OK(rc == -ENOENT && closes == 0, "probe reports -ENOENT (%d)", rc);
+	fail_open(1, ENOENT);
+	rc = ti_counters_probe(&fake_perf, &l.ev[1], NULL);
+	TAP_OK(rc == -ENOENT && fake_closes == 0, "probe reports -ENOENT (%d)", rc);
 	reset();
-	script[2].open_errno = EACCES;
+	fail_open(2, EACCES);
 	bool user_only = false;
-	rc = ti_counters_probe(&fake, &l.ev[2], &user_only);
+	rc = ti_counters_probe(&fake_perf, &l.ev[2], &user_only);
 	TAP_OK(rc == 0 && user_only, "probe: EACCES then user-only");
 	return tap_done();
 }
