@@ -228,20 +228,28 @@ static int pin(const struct ti_plan *plan, struct ti_failure *f)
 	return -1;
 }
 
-/* --chdir, resolved before anything runs: O_PATH needs no read permission
- * on the directory (chdir does not either), and the search permission
- * chdir needs is checked for timeit's effective ids, which the child
- * keeps.  The child then only calls fchdir. */
+/* --chdir, resolved before anything runs.  O_PATH needs no read
+ * permission on the directory (chdir does not either); looking up "." in
+ * it needs the search permission chdir needs, checked for the same ids by
+ * the same path walk (faccessat would need faccessat2, which old seccomp
+ * profiles refuse with EPERM).  The child then only calls fchdir. */
 static int open_dir(const struct ti_plan *plan, int *dir, struct ti_failure *f)
 {
+	int top;
+
 	*dir = -1;
 	if (!plan->chdir)
 		return 0;
-	*dir = open(plan->chdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (*dir < 0 || faccessat(*dir, ".", X_OK, AT_EACCESS) < 0) {
+	top = open(plan->chdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (top >= 0) {
+		*dir = openat(top, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		f->err = errno;
+		close(top);
+		errno = f->err;
+	}
+	if (*dir < 0) {
 		f->what = plan->chdir;
 		f->err = errno;
-		close_fd(dir);
 		return -1;
 	}
 	return 0;
@@ -435,16 +443,6 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 	}
 	ti_record_set_status(r);
 	return 0;
-}
-
-void ti_spawn_abort(struct ti_child *ch)
-{
-	/* Nothing was started yet: only descriptors to close. */
-	for (int i = 0; i < 3; i++)
-		close_fd(&ch->redir[i]);
-	close_fd(&ch->dir);
-	close_fd(&ch->status_fd);
-	close_fd(&ch->status_wfd);
 }
 
 void ti_record_set_status(struct ti_record *r)

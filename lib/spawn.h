@@ -24,11 +24,13 @@ struct ti_child {
 	sigset_t reset;		/* signals the child resets to SIG_DFL */
 };
 
-/* Prepare a run: open the --chdir directory, the redirect files and the
- * child's status pipe, install the signal handlers.  Nothing is started
- * yet.  Returns 0, or -1 with F filled in (F->what is then the plan's own
- * path string when a directory or redirect file was the cause); nothing
- * has been changed when the directory is the cause. */
+/* Prepare a run: move timeit onto the --cpu CPUs (the child inherits
+ * them), open the --chdir directory, the redirect files and the child's
+ * status pipe, install the signal handlers.  Nothing is started yet.
+ * Returns 0, or -1 with F filled in: F->what is the plan's own path
+ * string when the directory or a redirect file was the cause, the string
+ * "sched_setaffinity" for the CPUs.  A bad --cpu or --chdir is found
+ * before any redirect file is created or truncated. */
 int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
 		   struct ti_failure *f);
 
@@ -39,9 +41,6 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
  * in (vfork or wait failed). */
 int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
 		 struct ti_failure *f);
-
-/* Give up on a prepared run before starting it. */
-void ti_spawn_abort(struct ti_child *ch);
 
 /* Compute R->status, the exit status timeit reports (spec/compat.md). */
 void ti_record_set_status(struct ti_record *r);

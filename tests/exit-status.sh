@@ -125,20 +125,43 @@ expect_status 66 "$TIMEIT" --summary s --chdir afile "$AUX" pidfile pf 2>err
 [ ! -e pf ] || fail "the command ran after chdir to a file failed"
 grep -q "^timeit: --chdir: afile: Not a directory$" err || fail "chdir to a file: $(cat err)"
 [ "$(cat s)" = previous ] || fail "chdir to a file replaced the summary"
-# A directory without search permission (root may search anything).
-if [ "$(id -u)" != 0 ]; then
-	mkdir noexec
-	chmod 0600 noexec
-	expect_status 66 "$TIMEIT" --summary s --chdir noexec "$AUX" pidfile pf 2>err
-	[ ! -e pf ] || fail "the command ran in a directory it cannot search"
-	grep -q "^timeit: --chdir: noexec: Permission denied$" err || fail "unsearchable --chdir: $(cat err)"
-	chmod 0700 noexec
+# Search permission is what chdir needs, for the user timeit runs as; not
+# read permission.  Root may search anything, so as root the check runs as
+# nobody (setpriv), with copies of the programs in a directory nobody can
+# reach.
+as_user=
+if [ "$(id -u)" = 0 ]; then
+	command -v setpriv > /dev/null 2>&1 &&
+		as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
 fi
-# Read permission is not needed, as for chdir(2).
-mkdir -p searchonly
-chmod 0100 searchonly
-run 0 --chdir searchonly "$AUX" exit 0
-chmod 0700 searchonly
+if [ "$(id -u)" != 0 ] || [ -n "$as_user" ]; then
+	chmod 0711 "$tmp"
+	mkdir u
+	chmod 0777 u
+	cp "$TIMEIT" u/timeit
+	cp "$AUX" u/aux
+	mkdir u/nosearch u/searchonly
+	if [ "$(id -u)" = 0 ]; then
+		chmod 0744 u/nosearch		# others may read, not search
+		chmod 0711 u/searchonly		# others may search, not read
+	else
+		chmod 0600 u/nosearch
+		chmod 0100 u/searchonly
+	fi
+	# shellcheck disable=SC2086
+	expect_status 66 $as_user "$tmp/u/timeit" --summary "$tmp/u/s" --chdir "$tmp/u/nosearch" \
+		"$tmp/u/aux" pidfile "$tmp/u/pf" 2>err
+	[ ! -e u/pf ] || fail "the command ran in a directory it cannot search"
+	grep -q "^timeit: --chdir: $tmp/u/nosearch: Permission denied$" err ||
+		fail "unsearchable --chdir: $(cat err)"
+	[ ! -e u/s ] || fail "unsearchable --chdir wrote a summary"
+	# shellcheck disable=SC2086
+	expect_status 0 $as_user "$tmp/u/timeit" --summary "$tmp/u/s" --chdir "$tmp/u/searchonly" \
+		"$tmp/u/aux" pwd > out 2>err
+	[ "$(cat out)" = "$(cd u/searchonly && pwd -P)" ] ||
+		fail "search-only --chdir ran in '$(cat out)': $(cat err)"
+	chmod 0700 u/nosearch u/searchonly
+fi
 
 rm -f pf
 expect_status 66 "$TIMEIT" --redirect-input "$tmp/no-such-input" "$AUX" pidfile pf 2>err

@@ -115,9 +115,11 @@ static void report_end(const struct ti_options *c, const struct ti_record *r)
 		fprintf(stderr, "timeit: execvp: %s: %s\n", c->plan.argv[0], strerror(r->setup_errno));
 		break;
 	case TI_END_SETUP_FAILED:
-		fprintf(stderr, "timeit: %s: %s: %s\n", r->setup_what,
-			strcmp(r->setup_what, "chdir") == 0 ? c->plan.chdir : "redirect",
-			strerror(r->setup_errno));
+		if (strcmp(r->setup_what, "chdir") == 0)
+			fprintf(stderr, "timeit: --chdir: %s: %s\n", c->plan.chdir,
+				strerror(r->setup_errno));
+		else
+			fprintf(stderr, "timeit: %s: %s\n", r->setup_what, strerror(r->setup_errno));
 		break;
 	case TI_END_EXITED:
 		break;
@@ -210,10 +212,9 @@ static void open_std_fds(void)
 		close(fd);
 }
 
-/* The option that named WHAT, a redirect path lib/ could not open, or NULL
- * when WHAT is not one (malloc, pipe, vfork, wait4). */
 /* The option that gave the path WHAT, when a directory or redirect file
- * failed before the run (lib/spawn.h: the plan's own string). */
+ * failed before the run (lib/spawn.h: the plan's own string), or NULL when
+ * WHAT is not one (malloc, pipe, vfork, wait4, sched_setaffinity). */
 static const char *path_option(const struct ti_options *c, const char *what)
 {
 	if (what == c->plan.chdir)
@@ -360,11 +361,11 @@ int main(int argc, char **argv)
 		if (rc == TI_MEASURE_EVENT)
 			fprintf(stderr, "timeit: --strict-events: event %s: %s\n", f.what,
 				f.err ? strerror(f.err) : "never scheduled (not counted)");
-		else if (f.what && strcmp(f.what, "sched_setaffinity") == 0)
-			fprintf(stderr, "timeit: --cpu: %s: %s\n", c.cpu_list, strerror(f.err));
 		else if (f.what && path_option(&c, f.what))
 			fprintf(stderr, "timeit: %s: %s: %s\n", path_option(&c, f.what),
 				f.what, strerror(f.err));
+		else if (f.what && c.cpu_list && strcmp(f.what, "sched_setaffinity") == 0)
+			fprintf(stderr, "timeit: --cpu: %s: %s\n", c.cpu_list, strerror(f.err));
 		else
 			fprintf(stderr, "timeit: %s: %s\n", f.what, strerror(f.err));
 		if (c.summary)
