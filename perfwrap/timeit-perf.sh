@@ -131,9 +131,20 @@ errno_guess() {
 	elif [ -e "$1" ]; then
 		echo "Permission denied"
 	else
-		case $1 in */*) d=${1%/*} ;; *) d=. ;; esac
-		if [ -n "$d" ] && [ -e "$d" ] && ! [ -d "$d" ]; then
+		# The nearest ancestor that can be seen says why the path
+		# cannot: a file, a directory that cannot be searched, or
+		# a directory without the next component.
+		d=$1
+		while :; do
+			case $d in */*) d=${d%/*} ;; *) d=. ;; esac
+			[ -n "$d" ] || d=/
+			[ -e "$d" ] || [ "$d" = . ] || [ "$d" = / ] || continue
+			break
+		done
+		if ! [ -d "$d" ]; then
 			echo "Not a directory"
+		elif ! [ -x "$d" ]; then
+			echo "Permission denied"
 		else
 			echo "No such file or directory"
 		fi
