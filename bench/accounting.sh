@@ -31,7 +31,7 @@ HOLD=$BENCH_BIN/hold
 PERF=${PERF:-perf}
 
 median() {
-	sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 echo "accounting: $(nproc) cpus, $(uname -r), load $(cut -d" " -f1-3 /proc/loadavg)"
@@ -43,12 +43,15 @@ for mib in 0 16 64 256; do
 		arg=
 		[ "$how" = unmap ] && arg=unmap
 		i=0
+		: > "$tmp/gaps"
 		while [ "$i" -lt "$runs" ]; do
 			# shellcheck disable=SC2086
 			"$TIMEIT" --json "$tmp/j" "$HOLD" "$mib" $arg 2>/dev/null
-			cpu_times "$tmp/j" | awk '{ printf "%.3f\n", ($2 - $1) * 1e3 }'
+			cpu_times "$tmp/j" > "$tmp/times"
+			awk '{ printf "%.3f\n", ($2 - $1) * 1e3 }' "$tmp/times" >> "$tmp/gaps"
 			i=$((i + 1))
-		done | median > "$tmp/$how"
+		done
+		median < "$tmp/gaps" > "$tmp/$how"
 	done
 	keep=$(cat "$tmp/keep")
 	[ "$mib" = 0 ] && base=$keep
@@ -78,26 +81,34 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 i=0
+: > "$tmp/rows"
 while [ "$i" -lt "$runs" ]; do
+	# perf's own complaints (lost events above all) are shown; timeit's
+	# report is not.
 	"$PERF" record -q -a -e sched:sched_switch -o "$tmp/t.data" -- \
-		"$TIMEIT" --json "$tmp/j" sh -c "$tree" 2>/dev/null
+		"$TIMEIT" --json "$tmp/j" sh -c "$tree" 2> "$tmp/rec.err" ||
+		{ cat "$tmp/rec.err" >&2; exit 1; }
+	grep -v -e ' real .* user .* sys' "$tmp/rec.err" >&2 || true
 	"$PERF" script -i "$tmp/t.data" --ns --show-task-events \
-		-F comm,pid,tid,time,event,trace 2>/dev/null |
-		awk -f "$(dirname "$0")/outside.awk" > "$tmp/out"
-	echo "$(cpu_times "$tmp/j") $(cat "$tmp/out")"
+		-F comm,pid,tid,time,event,trace 2> "$tmp/script.err" > "$tmp/t.txt" ||
+		{ cat "$tmp/script.err" >&2; exit 1; }
+	awk -f "$(dirname "$0")/outside.awk" "$tmp/t.txt" > "$tmp/out"
+	echo "$(cpu_times "$tmp/j") $(cat "$tmp/out")" >> "$tmp/rows"
 	i=$((i + 1))
-done | awk '
-	# TC RU PROCESSES EXITS BEFORE AFTER
+done
+awk '
+	# TC RU TASKS EXITS BEFORE AFTER
 	{ n++; r = $1 / $2; r2 = ($1 + $5 + $6) / $2
 	  if (n == 1 || r < lo) lo = r; if (n == 1 || r > hi) hi = r
 	  if (n == 1 || r2 < lo2) lo2 = r2; if (n == 1 || r2 > hi2) hi2 = r2
 	  tc += $1; ru += $2; pr += $3; ex += $4; be += $5; af += $6 }
 	END {
-		printf "  processes %d, exits seen %d (means per run)\n", pr / n, ex / n
+		if (!n || !ru || !ex) { print "accounting.sh: no exits found in the recordings" > "/dev/stderr"; exit 1 }
+		printf "  tasks %d, exits seen %d (means per run)\n", pr / n, ex / n
 		printf "  task-clock %.4f s, rusage user+sys %.4f s: ratio %.4f (min %.4f, max %.4f)\n",
 			tc / n, ru / n, tc / ru, lo, hi
 		printf "  on a CPU outside the counters: before exec %.1f us, after detach %.4f s (%.1f us per exit)\n",
 			be / n * 1e6, af / n, af / ex * 1e6
 		printf "  task-clock + that time vs rusage: ratio %.4f (min %.4f, max %.4f)\n",
 			(tc + be + af) / ru, lo2, hi2
-	}'
+	}' "$tmp/rows"

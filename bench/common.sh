@@ -84,7 +84,8 @@ rss_report() {
 }
 
 # cpu_times JSON: "TASK_CLOCK_S RUSAGE_S" for the first run of a timeit
-# --json file: its task-clock and its rusage user+sys, in seconds.  The
+# --json file: its task-clock and its rusage user+sys, in seconds.  Says
+# so and fails when the run has no task-clock.  The
 # JSON has one key per line, and only what follows "runs" is the run's (the
 # environment checks before it have "value"s too).  Fails when task-clock
 # was not counted.
@@ -93,7 +94,10 @@ cpu_times() {
 	/"runs": \[/ { inruns = 1 }
 	inruns && /"utime":/ && ut == "" { ut = $2 + 0 }
 	inruns && /"stime":/ && st == "" { st = $2 + 0 }
-	inruns && /"name": "task-clock"/ { intc = 1 }
+	inruns && /"name": "task-clock"/ && tc == "" { intc = 1 }
 	intc && /"value":/ { tc = $2 / 1e9; intc = 0 }
-	END { if (!tc) exit 1; printf "%.9f %.6f\n", tc, ut + st }' "$1"
+	END {
+		if (!tc) { print "bench: no task-clock in " FILENAME > "/dev/stderr"; exit 1 }
+		printf "%.9f %.6f\n", tc, ut + st
+	}' "$1"
 }
