@@ -171,7 +171,7 @@ fi
 # task-clock is its rusage user+sys to within a few per cent (the
 # difference is a constant ~0.1 ms per process: the command's set-up
 # before exec and each exit's teardown after the counters are detached,
-# docs/BENCHMARKS.md; one child lost would be 20 %).
+# docs/BENCHMARKS.md; one child lost of four would be 25 %).
 if [ $counting = yes ]; then
 	expect_status 0 "$TIMEIT" --json j.json "$AUX" fork 4 2>/dev/null
 	ratio=$(jq '.runs[0] | (.counters[] | select(.name == "task-clock") | .value / 1e9)
