@@ -131,22 +131,33 @@ int ti_outfile_prepare(struct ti_outfile *of, const char *path)
 		return 0;
 	}
 
+	/* The temporary name does not grow with the target's: a target name
+	 * of up to NAME_MAX bytes must still work. */
+	static const char tmpl[] = ".timeit.tmp.XXXXXX";
 	const char *slash = strrchr(of->target, '/');
 	size_t dlen = slash ? (size_t)(slash - of->target) + 1 : 0;
-	const char *base = of->target + dlen;
-	size_t need = dlen + strlen(base) + sizeof ".tmp.XXXXXX" + 1;
+	size_t need = dlen + sizeof tmpl;
 
 	of->tmp = malloc(need);
 	if (!of->tmp) {
 		err = ENOMEM;
 		goto fail;
 	}
-	snprintf(of->tmp, need, "%.*s.%s.tmp.XXXXXX", (int)dlen, of->target, base);
+	snprintf(of->tmp, need, "%.*s%s", (int)dlen, of->target, tmpl);
 	of->fd = mkostemp(of->tmp, O_CLOEXEC);
 	if (of->fd < 0) {
 		err = errno;
 		free(of->tmp);
 		of->tmp = NULL;
+		/* No file can be created there, but the target may exist and
+		 * be writable: rewrite it in place. */
+		if (err == EACCES || err == EPERM) {
+			of->fd = open(of->target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+			if (of->fd >= 0) {
+				of->inplace = true;
+				return 0;
+			}
+		}
 		goto fail;
 	}
 	/* mkstemp makes 0600; a result file gets the usual 0666 & ~umask, or
@@ -204,9 +215,16 @@ int ti_outfile_commit(struct ti_outfile *of, const char *data, size_t len)
 		return rc;
 	}
 	rc = write_all(of->fd, data, len);
+	/* In place: the old contents past the new end go. */
+	if (rc == 0 && of->inplace && ftruncate(of->fd, (off_t)len) < 0)
+		rc = -errno;
 	if (close(of->fd) < 0 && rc == 0)
 		rc = -errno;
 	of->fd = -1;
+	if (of->inplace) {
+		ti_outfile_abort(of);
+		return rc;
+	}
 	if (rc == 0 && rename(of->tmp, of->target) < 0)
 		rc = -errno;
 	if (rc < 0) {

@@ -11,13 +11,17 @@ struct ti_outfile {
 	int fd;			/* open temporary file, or -1 */
 	bool direct;		/* a device, FIFO or /dev/stdout: written in place */
 	int fdnum;		/* direct through this inherited fd (/dev/stdout), or -1 */
+	bool inplace;		/* FD is the target itself: its directory is not
+				 * writable, the file is (rewritten, not atomic) */
 };
 
 /* Prepare PATH for writing: for a regular (or not yet existing) file,
  * create a temporary file in the same directory so that a path that cannot
  * be written fails now, before anything runs; a symlink is followed to its
  * target; anything else must be writable and is written in place at commit.
- * Returns 0 or -errno. */
+ * An existing writable file in a directory where no file can be created is
+ * opened now and rewritten in place at commit (what the reference's fopen
+ * does; not atomic).  Returns 0 or -errno. */
 int ti_outfile_prepare(struct ti_outfile *of, const char *path);
 
 /* Write DATA and put it in place (rename over the target).  Returns 0 or

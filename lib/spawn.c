@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/personality.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -160,9 +161,21 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+/* Truncate an output file once every redirect has opened: a failing
+ * --redirect-stderr must not have emptied the --redirect-stdout file.
+ * (O_TRUNC does nothing to a device or FIFO; neither does this.) */
+static int truncate_output(int fd)
+{
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	return ftruncate(fd, 0);
+}
+
 static int open_redirects(const struct ti_plan *plan, int redir[3], struct ti_failure *f)
 {
-	const int wflags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+	const int wflags = O_WRONLY | O_CREAT | O_CLOEXEC;
 
 	redir[0] = redir[1] = redir[2] = -1;
 	if (plan->redirect_input) {
@@ -194,6 +207,14 @@ static int open_redirects(const struct ti_plan *plan, int redir[3], struct ti_fa
 			f->what = plan->redirect_stderr;
 			goto fail;
 		}
+	}
+	if (truncate_output(redir[1]) < 0) {
+		f->what = plan->redirect_stdout;
+		goto fail;
+	}
+	if (truncate_output(redir[2]) < 0) {
+		f->what = plan->redirect_stderr;
+		goto fail;
 	}
 	return 0;
 fail:

@@ -29,7 +29,7 @@ bad() {
 	fi
 	[ ! -e pf ] || fail "'$*' ran the command"
 	cmp -s old.time old.keep || fail "'$*' touched the summary file"
-	for f in .old.time.tmp.*; do
+	for f in .*.tmp.*; do
 		[ ! -e "$f" ] || fail "'$*' left a temporary file $f"
 	done
 }
@@ -87,7 +87,29 @@ bad invalid "timeit: --append-exitstatus needs --redirect-output or --redirect-s
 bad invalid "timeit: --append-exitstatus needs --redirect-output or --redirect-stdout" \
 	$S --append-exitstatus --redirect-stderr e "$AUX" pidfile pf
 [ ! -e e ] || fail "a usage error created the --redirect-stderr file"
+
+# Two of timeit's files that are one: the summary would overwrite the
+# JSON, a redirect the summary or the input.  Found whatever the spelling
+# (./x, a symlink) and whether or not the file exists yet; stdout and
+# stderr may share one, and devices may be named twice.
+bad invalid "timeit: --summary old.time and --json ./old.time are the same file" \
+	$S --json ./old.time "$AUX" pidfile pf
+bad invalid "timeit: --summary new.time and --json ./new.time are the same file" \
+	--summary new.time --json ./new.time "$AUX" pidfile pf
+[ ! -e new.time ] || fail "a clash created the summary"
+bad invalid "timeit: --summary old.time and --redirect-output old.time are the same file" \
+	$S --redirect-output old.time "$AUX" pidfile pf
+ln -s old.time old.link
+bad invalid "timeit: --summary old.time and --redirect-stderr old.link are the same file" \
+	$S --redirect-stderr old.link "$AUX" pidfile pf
+echo input > in.txt
+bad invalid "timeit: --redirect-input in.txt and --redirect-stdout in.txt are the same file" \
+	$S --redirect-input in.txt --redirect-stdout in.txt "$AUX" pidfile pf
+[ "$(cat in.txt)" = input ] || fail "a clash truncated the input"
 }
+expect_status 0 "$TIMEIT" --summary s --redirect-stdout o --redirect-stderr ./o "$AUX" exit 0
+expect_status 0 "$TIMEIT" --summary /dev/null --json /dev/null --redirect-input /dev/null \
+	--redirect-output /dev/null "$AUX" exit 0
 
 # The largest 64-bit value is accepted (it is "no limit" for RLIMIT_CPU).
 expect_status 0 "$TIMEIT" --summary s --limit-cpu 18446744073709551615 "$AUX" limit cpu >out

@@ -126,20 +126,8 @@ expect_status 66 "$TIMEIT" --summary s --chdir afile "$AUX" pidfile pf 2>err
 grep -q "^timeit: --chdir: afile: Not a directory$" err || fail "chdir to a file: $(cat err)"
 [ "$(cat s)" = previous ] || fail "chdir to a file replaced the summary"
 # Search permission is what chdir needs, for the user timeit runs as; not
-# read permission.  Root may search anything, so as root the check runs as
-# nobody (setpriv), with copies of the programs in a directory nobody can
-# reach.
-as_user=
-if [ "$(id -u)" = 0 ]; then
-	command -v setpriv > /dev/null 2>&1 &&
-		as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
-fi
-if [ "$(id -u)" != 0 ] || [ -n "$as_user" ]; then
-	chmod 0711 "$tmp"
-	mkdir u
-	chmod 0777 u
-	cp "$TIMEIT" u/timeit
-	cp "$AUX" u/aux
+# read permission.  Root may search anything: the check runs as nobody.
+if unprivileged; then
 	mkdir u/nosearch u/searchonly
 	if [ "$(id -u)" = 0 ]; then
 		chmod 0744 u/nosearch		# others may read, not search
@@ -149,15 +137,15 @@ if [ "$(id -u)" != 0 ] || [ -n "$as_user" ]; then
 		chmod 0100 u/searchonly
 	fi
 	# shellcheck disable=SC2086
-	expect_status 66 $as_user "$tmp/u/timeit" --summary "$tmp/u/s" --chdir "$tmp/u/nosearch" \
-		"$tmp/u/aux" pidfile "$tmp/u/pf" 2>err
+	expect_status 66 $AS_USER "$U_TIMEIT" --summary "$tmp/u/s" --chdir "$tmp/u/nosearch" \
+		"$U_AUX" pidfile "$tmp/u/pf" 2>err
 	[ ! -e u/pf ] || fail "the command ran in a directory it cannot search"
 	grep -q "^timeit: --chdir: $tmp/u/nosearch: Permission denied$" err ||
 		fail "unsearchable --chdir: $(cat err)"
 	[ ! -e u/s ] || fail "unsearchable --chdir wrote a summary"
 	# shellcheck disable=SC2086
-	expect_status 0 $as_user "$tmp/u/timeit" --summary "$tmp/u/s" --chdir "$tmp/u/searchonly" \
-		"$tmp/u/aux" pwd > out 2>err
+	expect_status 0 $AS_USER "$U_TIMEIT" --summary "$tmp/u/s" --chdir "$tmp/u/searchonly" \
+		"$U_AUX" pwd > out 2>err
 	[ "$(cat out)" = "$(cd u/searchonly && pwd -P)" ] ||
 		fail "search-only --chdir ran in '$(cat out)': $(cat err)"
 	chmod 0700 u/nosearch u/searchonly
@@ -181,6 +169,14 @@ grep -q "^timeit: --redirect-stderr: afile/err: " err ||
 expect_status 66 "$TIMEIT" --redirect-stdout afile/out "$AUX" pidfile pf 2>err
 grep -q "^timeit: --redirect-stdout: afile/out: " err ||
 	fail "an unwritable --redirect-stdout is not named: $(cat err)"
+# A redirect that fails leaves the ones opened before it as they were: the
+# files are truncated only once all of them opened.
+echo precious > kept.out
+expect_status 66 "$TIMEIT" --summary s --redirect-stdout kept.out --redirect-stderr afile/err \
+	"$AUX" pidfile pf 2>err
+[ "$(cat kept.out)" = precious ] || fail "a failing --redirect-stderr emptied the --redirect-stdout file"
+expect_status 0 "$TIMEIT" --summary s --redirect-stdout kept.out "$AUX" exit 0
+[ ! -s kept.out ] || fail "--redirect-stdout no longer truncates: $(cat kept.out)"
 
 # --append-exitstatus: "exit N" appended to the output file, timeit
 # returns 0, the summary keeps the real status.

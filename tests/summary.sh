@@ -159,18 +159,38 @@ grep -q -- "--json: : " err || fail "--json '': error is '$(cat err)'"
 for f in .*.tmp.*; do
 	[ ! -e "$f" ] || fail "an empty result path left $f behind"
 done
-# A directory that cannot take the temporary file (only testable without
-# root, which may write anywhere).
-if [ "$(id -u)" -ne 0 ]; then
-	mkdir rodir
-	chmod 555 rodir
+# A directory that cannot take the temporary file (root may write anywhere:
+# the checks run as nobody).  A new summary there is an error before the
+# run; an existing file that may be written is rewritten in place, as the
+# reference's fopen would.
+if unprivileged; then
+	mkdir u/rodir
+	printf 'old contents, longer than a summary will be...%4000s\n' x > u/rodir/w.time
+	chmod 0666 u/rodir/w.time
+	chmod 0555 u/rodir
 	rm -f pf
-	expect_status 1 "$TIMEIT" --summary rodir/s "$AUX" pidfile pf 2>err
-	[ ! -e pf ] || fail "--summary in a read-only directory: the command ran"
-	grep -q -- "--summary: rodir/s: Permission denied" err ||
+	# shellcheck disable=SC2086
+	expect_status 1 $AS_USER "$U_TIMEIT" --summary "$tmp/u/rodir/s" "$U_AUX" pidfile "$tmp/u/pf" 2>err
+	[ ! -e u/pf ] || fail "--summary in a read-only directory: the command ran"
+	grep -q -- "--summary: $tmp/u/rodir/s: Permission denied" err ||
 		fail "--summary in a read-only directory: '$(cat err)'"
-	chmod 755 rodir
+	# shellcheck disable=SC2086
+	expect_status 3 $AS_USER "$U_TIMEIT" --summary "$tmp/u/rodir/w.time" "$U_AUX" exit 3 2>err ||
+		fail "a writable summary in a read-only directory: '$(cat err)'"
+	[ "$(sed -n 1p u/rodir/w.time)" = "exit 3" ] && grep -q '^user ' u/rodir/w.time ||
+		fail "a writable summary in a read-only directory was not rewritten: $(head -c 200 u/rodir/w.time)"
+	grep -q 'old contents' u/rodir/w.time && fail "the old contents survived the rewrite"
+	[ "$(find u/rodir -name '.*')" = "" ] || fail "a temporary file in the read-only directory"
+	chmod 0755 u/rodir
 fi
+
+# A summary name as long as a file name may be (NAME_MAX, 255 bytes): the
+# temporary name beside it must not be longer.
+long=$(printf '%0255d' 0)
+expect_status 0 "$TIMEIT" --summary "$long" --json "j$(printf '%0254d' 0)" "$AUX" exit 0
+[ "$(sed -n 1p "$long")" = "exit 0" ] || fail "a 255-byte summary name"
+rm -f "$long" "j$(printf '%0254d' 0)"
+
 ln -s loop2 loop1
 ln -s loop1 loop2
 expect_status 1 "$TIMEIT" --summary loop1 "$AUX" pidfile pf 2>err

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -230,6 +231,76 @@ static const char *path_option(const struct ti_options *c, const char *what)
 	return NULL;
 }
 
+/* PATH as "real directory/name", for comparing paths of files that do not
+ * exist yet; NULL when its directory does not exist either. */
+static char *where(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+	char *real = dir ? realpath(dir, NULL) : NULL;
+	char *out = NULL;
+
+	if (real) {
+		size_t n = strlen(real) + strlen(path) + 2;
+		out = malloc(n);
+		if (out)
+			snprintf(out, n, "%s/%s", real, slash ? slash + 1 : path);
+	}
+	free(dir);
+	free(real);
+	return out;
+}
+
+/* Whether A and B name one regular file: the same file is behind both, or
+ * neither exists yet and they name the same place.  A device or FIFO may
+ * be named twice (/dev/null, /dev/stdout). */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	bool ea, eb, same;
+	char *wa, *wb;
+
+	if (!a || !b)
+		return false;
+	ea = stat(a, &sa) == 0;
+	eb = stat(b, &sb) == 0;
+	if (ea || eb)
+		return ea && eb && S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev &&
+		       sa.st_ino == sb.st_ino;
+	wa = where(a);
+	wb = where(b);
+	same = wa && wb ? strcmp(wa, wb) == 0 : strcmp(a, b) == 0;
+	free(wa);
+	free(wb);
+	return same;
+}
+
+/* Two of the files timeit reads or writes are one: the summary would
+ * overwrite the JSON, a redirect the summary, and so on.  Only stdout and
+ * stderr may share a file (one descriptor).  Prints the error. */
+static bool paths_clash(const struct ti_options *c)
+{
+	const char *path[] = { c->summary, c->json, c->plan.redirect_input,
+			       c->plan.redirect_stdout, c->plan.redirect_stderr };
+	const char *name[] = { "--summary", "--json", "--redirect-input", NULL, NULL };
+	const size_t n = sizeof path / sizeof path[0];
+
+	name[3] = path_option(c, c->plan.redirect_stdout);
+	name[4] = path_option(c, c->plan.redirect_stderr);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = i + 1; j < n; j++) {
+			if (i == 3 && j == 4)
+				continue;
+			if (same_file(path[i], path[j])) {
+				fprintf(stderr, "timeit: %s %s and %s %s are the same file\n",
+					name[i], path[i], name[j], path[j]);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 static int append_exitstatus(const char *path, int status)
 {
 	char line[32];
@@ -311,6 +382,9 @@ int main(int argc, char **argv)
 					"in PATH (install the package 'valgrind')\n");
 		return EXIT_USAGE;
 	}
+
+	if (paths_clash(&c))
+		return EXIT_USAGE;
 
 	/* A SIGINT/SIGTERM/SIGHUP from here on waits for lib/spawn.c's
 	 * handlers, which unblock it and kill the command: killed before,
