@@ -36,6 +36,12 @@ grep -q "^timeit: --cpu: 1023: " err || fail "unusable CPU: $(cat err)"
 [ ! -e ran ] || fail "the command ran on an unusable CPU"
 [ "$(cat s)" = previous ] || fail "an unusable CPU replaced the summary: $(cat s)"
 [ "$(cat out)" = kept ] || fail "an unusable CPU truncated the --redirect-output file"
+# The message says which CPUs are online; --check-env refuses them too.
+grep -q "^timeit: --cpu: 1023: not every CPU of the list is online and in timeit's cpuset (online: " err ||
+	fail "unusable CPU message: $(cat err)"
+expect_status 66 "$TIMEIT" --check-env --cpu 1023 > out 2>err
+grep -q "^timeit: --cpu: 1023: not every CPU" err || fail "--check-env --cpu 1023: $(cat err)"
+[ ! -s out ] || fail "--check-env --cpu 1023 printed a report"
 # ... also next to a usable one: the kernel would drop it silently.
 expect_status 66 "$TIMEIT" --cpu "$last,1023" "$AUX" pidfile ran 2>err
 grep -q "^timeit: --cpu: $last,1023: " err || fail "partly unusable CPU list: $(cat err)"

@@ -12,6 +12,11 @@ grep -q "^timeit: --valgrind: $tmp/no-valgrind: not an executable file\$" err ||
 	fail "no --valgrind error: $(cat err)"
 [ ! -s out ] || fail "the command ran although valgrind is missing"
 
+# An empty --valgrind is not "look in PATH" (that is leaving it out).
+expect_status 1 "$TIMEIT" --count-instructions=valgrind --valgrind '' "$W" print ran >out 2>err
+grep -q "^timeit: --valgrind: the path is empty\$" err || fail "--valgrind '': $(cat err)"
+[ ! -s out ] || fail "the command ran with an empty --valgrind"
+
 expect_status 1 env PATH=/nonexistent "$TIMEIT" --count-instructions=valgrind \
 	"$W" print ran >out 2>err
 grep -q "^timeit: --count-instructions=valgrind: valgrind not found in PATH (install the package 'valgrind')\$" err ||

@@ -262,7 +262,14 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 				return TI_PARSE_INVALID;
 			}
 			break;
-		case OPT_VALGRIND: o->valgrind = value; break;
+		case OPT_VALGRIND:
+			/* Not "find it in PATH", which is leaving it out. */
+			if (!*value) {
+				snprintf(msg, len, "--valgrind: the path is empty");
+				return TI_PARSE_INVALID;
+			}
+			o->valgrind = value;
+			break;
 		case OPT_VALGRIND_TIMEOUT:
 			if (!number(d->longname, value, &o->valgrind_timeout, msg, len))
 				return TI_PARSE_INVALID;

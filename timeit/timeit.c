@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "cpuset.h"
 #include "events.h"
 #include "host.h"
 #include "json.h"
@@ -231,6 +232,47 @@ static const char *path_option(const struct ti_options *c, const char *what)
 	return NULL;
 }
 
+/* --cpu cannot be used: say which CPUs are online, the usual reason
+ * (a CPU outside timeit's cpuset is the other). */
+static void cpu_error(const struct ti_options *c, int err)
+{
+	char online[256] = "";
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+
+	if (f) {
+		if (!fgets(online, sizeof online, f))
+			online[0] = '\0';
+		online[strcspn(online, "\n")] = '\0';
+		fclose(f);
+	}
+	if (err == EINVAL && online[0])
+		fprintf(stderr, "timeit: --cpu: %s: not every CPU of the list is online and in "
+				"timeit's cpuset (online: %s)\n", c->cpu_list, online);
+	else
+		fprintf(stderr, "timeit: --cpu: %s: %s\n", c->cpu_list, strerror(err));
+}
+
+/* The --cpu CPUs, for --check-env: each must be online. */
+static bool cpus_online(const struct ti_options *c)
+{
+	cpu_set_t online, both;
+	char buf[256];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	bool ok = true;
+
+	if (!f)
+		return true;	/* not Linux's sysfs: nothing to check against */
+	if (fgets(buf, sizeof buf, f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (ti_cpuset_parse(buf, &online) == 0) {
+			CPU_AND(&both, &online, &c->plan.cpus);
+			ok = CPU_EQUAL(&both, &c->plan.cpus);
+		}
+	}
+	fclose(f);
+	return ok;
+}
+
 /* PATH as "real directory/name", for comparing paths of files that do not
  * exist yet; NULL when its directory does not exist either. */
 static char *where(const char *path)
@@ -368,6 +410,10 @@ int main(int argc, char **argv)
 	if (c.list_events)
 		return stdout_status(listing_events(stdout, NULL));
 	if (c.check_env) {
+		if (c.plan.pin && !cpus_online(&c)) {
+			cpu_error(&c, EINVAL);
+			return EXIT_INTERNAL;
+		}
 		struct ti_envcheck_opts eo = { NULL, c.plan.pin ? &c.plan.cpus : NULL,
 					       c.plan.no_aslr, geteuid() == 0 };
 		return stdout_status(listing_env(stdout, &eo));
@@ -439,7 +485,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "timeit: %s: %s: %s\n", path_option(&c, f.what),
 				f.what, strerror(f.err));
 		else if (f.what && c.cpu_list && strcmp(f.what, "sched_setaffinity") == 0)
-			fprintf(stderr, "timeit: --cpu: %s: %s\n", c.cpu_list, strerror(f.err));
+			cpu_error(&c, f.err);
 		else
 			fprintf(stderr, "timeit: %s: %s\n", f.what, strerror(f.err));
 		if (c.summary)
