@@ -166,10 +166,19 @@ case_ --summary S "$tmp/notexec"
 case_ --summary S "$tmp"
 case_ --summary S --chdir /nonexistent "$AUX" exit 0
 case_ --summary S --redirect-input /nonexistent/in "$AUX" exit 0
+case_ --summary S --redirect-stdout out --redirect-stderr /nonexistent/err "$AUX" exit 0
+case_ --summary S --redirect-output S "$AUX" exit 0
+case_ --summary S --redirect-input ../in --redirect-stdout ./../in "$AUX" exit 0
 case_ --summary /nonexistent/S "$AUX" exit 0
 case_ --summary S --append-exitstatus --redirect-output out "$AUX" print hi eprint ho exit 5
 case_ --summary S --append-exitstatus --redirect-stdout out "$tmp/notexec"
 case_ --summary S "$AUX" fork 2
+
+# A summary name of NAME_MAX bytes (the temporary name must not grow).
+long=$(printf '%0255d' 0)
+expect_status 0 "$PERFWRAP" --summary "$long" "$AUX" exit 0
+[ "$(sed -n 1p "$long")" = "exit 0" ] || fail "timeit-perf: a 255-byte summary name"
+rm -f "$long"
 
 # Redirects and --chdir.
 case_ --summary S --redirect-input ../in --redirect-stdout out --redirect-stderr err \
