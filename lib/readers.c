@@ -223,13 +223,29 @@ static bool is_event(const char *key, const char *ev)
 	return strncmp(key, ev, n) == 0 && (key[n] == '\0' || key[n] == ':');
 }
 
-static bool parse_double(const char *s, double *out)
+/* A summary value: a plain non-negative decimal number, digits with at
+ * most one point ("12", "0.0450", ".5").  timeit writes no other form, and
+ * lit reads the user line with the pattern [0-9.]+ (llvm-test-suite
+ * litsupport/modules/timeit.py): a sign, an exponent, hex or "inf" would
+ * be read differently, or not at all, there. */
+static bool parse_plain(const char *s, double *out)
 {
+	size_t digits = 0, points = 0;
 	char *end;
 
+	for (const char *p = s; *p; p++) {
+		if (*p >= '0' && *p <= '9')
+			digits++;
+		else if (*p == '.' && points++ == 0)
+			continue;
+		else
+			return false;
+	}
+	if (digits == 0)
+		return false;
 	errno = 0;
 	*out = strtod(s, &end);
-	return end != s && *end == '\0' && errno != ERANGE && isfinite(*out);
+	return *end == '\0' && errno != ERANGE && isfinite(*out);
 }
 
 /* A timeit summary file (lib/summary.c ti_summary_format): "key value"
@@ -242,6 +258,10 @@ static int load_summary(struct ti_readers_set *set, const char *path, const char
 	double ev_value = NAN;
 	long status = 0;
 	int line = 0, keys = 0;
+	/* Where the lines whose value is taken were: a second one is an
+	 * error, as it is for lit, which asserts a single line starting with
+	 * "user" (litsupport/modules/timeit.py getUserTimeFromContents). */
+	int exit_line = 0, want_line = 0, ev_line = 0;
 
 	for (const char *p = data; *p;) {
 		const char *nl = strchr(p, '\n');
@@ -273,15 +293,23 @@ static int load_summary(struct ti_readers_set *set, const char *path, const char
 			continue;
 		if (extra)
 			return error(err, path, line, "expected 'key value'");
-		if (!parse_double(val, &v))
-			return error(err, path, line, "%s: bad number '%s'", key, val);
 		if (strcmp(key, "exit") == 0) {
-			/* Also in range: converting a double outside long's
-			 * range is undefined behaviour (C11 6.3.1.4). */
-			if (v != floor(v) || v < -2147483648.0 || v > 2147483647.0)
+			/* A status is a small integer; also in range: converting
+			 * a double outside long's range is undefined behaviour
+			 * (C11 6.3.1.4). */
+			if (!parse_plain(val, &v) || v != floor(v) || v > 2147483647.0)
 				return error(err, path, line, "exit: bad status '%s'", val);
-			status = (long)v;
+		} else if (!parse_plain(val, &v)) {
+			return error(err, path, line, "%s: bad number '%s'", key, val);
 		}
+		int *seen = strcmp(key, "exit") == 0 ? &exit_line : strcmp(key, want) == 0 ? &want_line
+			    : strncmp(key, "ev-", 3) == 0 && strcmp(key + 3, want) == 0 ? &ev_line : NULL;
+		if (seen && *seen)
+			return error(err, path, line, "%s: second line (the first is line %d)", key, *seen);
+		if (seen)
+			*seen = line;
+		if (strcmp(key, "exit") == 0)
+			status = (long)v;
 		if (strcmp(key, want) == 0)
 			s.value = v;
 		else if (strncmp(key, "ev-", 3) == 0 && strcmp(key + 3, want) == 0)
@@ -303,8 +331,19 @@ static double number_or_nan(const struct ti_jsonread_value *v)
 	return v && v->type == TI_JSONREAD_NUMBER ? v->num : NAN;
 }
 
+/* Times, sizes and counts are not negative: a metric below 0 in a JSON
+ * file is malformed, as "-1" is on a summary line (parse_plain). */
+static int negative(struct ti_readers_error *err, const char *path, int line,
+		    const char *name, const char *key, double v)
+{
+	return error(err, path, line, "%s: %s: negative value %g", name, key, v);
+}
+
 /* The counter named EV in a timeit --json run's "counters" array, scaled;
- * time events are converted from ns to seconds like the summary does. */
+ * time events are converted from ns to seconds like the summary does.
+ * Counts that never multiplex have no "scaled" field, only "value": the
+ * ones timeit takes from rusage (page-faults, context-switches: "source":
+ * "rusage", lib/summary.c ti_json_record). */
 static double json_counter(const struct ti_jsonread_value *run, const char *ev)
 {
 	const struct ti_jsonread_value *c = ti_jsonread_get(run, "counters");
@@ -319,7 +358,8 @@ static double json_counter(const struct ti_jsonread_value *run, const char *ev)
 			continue;
 		if (!counted || counted->type != TI_JSONREAD_TRUE)
 			return NAN;
-		double v = number_or_nan(ti_jsonread_get(&c->items[i], "scaled"));
+		const struct ti_jsonread_value *sv = ti_jsonread_get(&c->items[i], "scaled");
+		double v = number_or_nan(sv ? sv : ti_jsonread_get(&c->items[i], "value"));
 		if (is_event(ev, "task-clock") || is_event(ev, "cpu-clock"))
 			v /= 1e9;
 		return v;
@@ -355,6 +395,8 @@ static int load_timeit_json(struct ti_readers_set *set, const char *path, const 
 		s.value = number_or_nan(ti_jsonread_get(run, want));
 		if (isnan(s.value))
 			s.value = json_counter(run, want);
+		if (s.value < 0)
+			return negative(err, path, run->line, name, want, s.value);
 		s.insn = json_counter(run, "instructions");
 		/* valgrind counts the command once per file: top-level
 		 * "valgrind": {"instructions": N} (lib/vgcount.c); as a metric
@@ -375,13 +417,15 @@ static int load_timeit_json(struct ti_readers_set *set, const char *path, const 
  * lists the samples of a test); calls add_run once per number. */
 static int add_values(struct ti_readers_set *set, const char *name,
 		      const struct ti_jsonread_value *v, const char *path,
-		      struct ti_readers_error *err)
+		      const char *metric, struct ti_readers_error *err)
 {
 	struct ti_readers_sample s = { NAN, NAN, NAN };
 
 	if (!v)
 		return add_run(set, name, false, s, path) < 0 ? -ENOMEM : 1;
 	if (v->type == TI_JSONREAD_NUMBER) {
+		if (v->num < 0)
+			return negative(err, path, v->line, name, metric, v->num);
 		s.value = v->num;
 		return add_run(set, name, false, s, path) < 0 ? -ENOMEM : 1;
 	}
@@ -395,6 +439,8 @@ static int add_values(struct ti_readers_set *set, const char *name,
 		if (v->items[i].type != TI_JSONREAD_NUMBER)
 			return error(err, path, v->items[i].line, "%s: sample is a %s, not a number",
 				     name, ti_jsonread_type_name(v->items[i].type));
+		if (v->items[i].num < 0)
+			return negative(err, path, v->items[i].line, name, metric, v->items[i].num);
 		s.value = v->items[i].num;
 		if (add_run(set, name, false, s, path) < 0)
 			return -ENOMEM;
@@ -437,7 +483,8 @@ static int load_lit(struct ti_readers_set *set, const char *path,
 		}
 		if (metrics && metrics->type != TI_JSONREAD_OBJECT)
 			return error(err, path, metrics->line, "%s: \"metrics\" is not an object", name);
-		if ((rc = add_values(set, name, ti_jsonread_get(metrics, metric), path, err)) < 0)
+		if ((rc = add_values(set, name, ti_jsonread_get(metrics, metric), path, metric,
+				     err)) < 0)
 			return rc;
 		total += rc;
 	}
@@ -487,7 +534,7 @@ static int load_lnt(struct ti_readers_set *set, const char *path,
 		for (size_t a = 0; !v && a < sizeof alias / sizeof alias[0]; a++)
 			if (strcmp(metric, alias[a].ours) == 0)
 				v = ti_jsonread_get(t, alias[a].lnt);
-		if ((rc = add_values(set, nm->str, v, path, err)) < 0)
+		if ((rc = add_values(set, nm->str, v, path, metric, err)) < 0)
 			return rc;
 		total += rc;
 	}

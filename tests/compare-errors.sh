@@ -46,6 +46,39 @@ printf 'exit 0\nsys 0.1x\nuser 1.0\n' >bad3.time
 err_is "timeit-compare: bad3.time:2: sys: bad number '0.1x'" -m sys A bad3.time
 printf 'exit 0\nuser 1.0 2.0\n' >bad2.time
 err_is "timeit-compare: bad2.time:2: expected 'key value'" bad2.time B
+# The values used must be plain non-negative decimals, the form timeit
+# writes and lit reads ([0-9.]+): strtod's hex, signs, exponents and
+# infinities would be read as numbers lit never sees.
+for v in 0x10 -1 +1 1e-3 inf nan . 1.2.3 " 0x1p4"; do
+	printf 'exit 0\nreal 1.0\nuser %s\n' "$v" >val.time
+	err_is "timeit-compare: val.time:3: user: bad number '${v# }'" val.time B
+done
+printf 'exit 0\ninstructions -5\nuser 1\n' >insn.time
+err_is "timeit-compare: insn.time:2: instructions: bad number '-5'" insn.time B
+for v in -1 0x1 1.5 1e2; do
+	printf 'exit %s\nuser 1\n' "$v" >ex.time
+	err_is "timeit-compare: ex.time:1: exit: bad status '$v'" ex.time B
+done
+printf 'exit 0\nuser 1.\nreal .5\n' >plain.time
+"$COMPARE" --format csv -m real plain.time plain.time >plain.csv || fail "'1.' and '.5': $(cat plain.csv)"
+grep -q '^plain,1,1,0.5,0.5,' plain.csv || fail "'.5': $(cat plain.csv)"
+# Two lines of the metric (or of exit): an error, as in lit, which asserts
+# one line starting with "user".
+printf 'exit 0\nuser 1.0\nsys 0\nuser 2.0\n' >dup.time
+err_is "timeit-compare: dup.time:4: user: second line (the first is line 2)" dup.time B
+printf 'exit 0\nuser 1.0\nexit 1\n' >dup2.time
+err_is "timeit-compare: dup2.time:3: exit: second line (the first is line 1)" dup2.time B
+# Other metrics are the same; a line not used may repeat.
+err_is "timeit-compare: dup.time:4: user: second line (the first is line 2)" -m user dup.time B
+printf 'exit 0\nuser 1.0\nfuture 1\nfuture 2\n' >dup3.time
+expect_status 0 "$COMPARE" dup3.time B >/dev/null
+# JSON inputs: a negative metric is malformed too.
+printf '{"tests": [\n {"name": "s :: t", "code": "PASS", "metrics": {"exec_time": -1}}]}\n' >neglit.json
+err_is "timeit-compare: neglit.json:2: t: exec_time: negative value -1" neglit.json B
+printf '{"format_version": "2", "tests": [\n {"name": "t",\n "execution_time": [1, -0.5]}]}\n' >neglnt.json
+err_is "timeit-compare: neglnt.json:3: t: exec_time: negative value -0.5" neglnt.json B
+printf '{"runs": [\n {"status": 0, "user": 1},\n {"status": 0, "user": -2}]}\n' >negrun.json
+err_is "timeit-compare: negrun.json:3: negrun: user: negative value -2" negrun.json B
 mkdir C
 cp bad.time C/y.3.time
 err_is "timeit-compare: C/y.3.time:3: user: bad number 'zero'" A C

@@ -89,6 +89,34 @@ mkdir jb && cp slow.json jb/multi.json
 "$COMPARE" --format csv -m task-clock multi.json multi.json >tc.csv
 [ "$(csv_field tc.csv multi median_a)" = 1 ] || fail "task-clock from counters, in seconds: $(cat tc.csv)"
 [ "$(csv_field tc.csv multi n_a)" = 1 ] || fail "runs without the counter lack the metric: $(cat tc.csv)"
+# Counts timeit takes from rusage have a "value" and no "scaled"
+# (lib/summary.c ti_json_record): page-faults and context-switches are
+# metrics of a --json file like any counter.
+cat >rus.json <<'JSON'
+{"runs": [
+  {"status": 0, "user": 1.0, "counters": [
+    {"name": "task-clock", "counted": true, "value": 7, "enabled": 9, "running": 9, "scaled": 9e9},
+    {"name": "context-switches", "counted": true, "source": "rusage", "value": 3},
+    {"name": "page-faults", "counted": true, "source": "rusage", "value": 51}]},
+  {"status": 0, "user": 1.0, "counters": [
+    {"name": "page-faults", "counted": true, "source": "rusage", "value": 53}]}]}
+JSON
+"$COMPARE" --format csv -m page-faults rus.json rus.json >pf.csv || fail "-m page-faults: $(cat pf.csv)"
+grep -q '^rus,2,2,52,52,0,' pf.csv || fail "page-faults from \"value\": $(cat pf.csv)"
+"$COMPARE" --format csv -m context-switches rus.json rus.json >cs.csv || fail "-m context-switches"
+grep -q '^rus,1,1,3,3,0,' cs.csv || fail "context-switches: $(cat cs.csv)"
+# "scaled" wins where there is one (a multiplexed perf count).
+"$COMPARE" --format csv -m task-clock rus.json rus.json >tc2.csv || fail "-m task-clock"
+grep -q '^rus,1,1,9,9,0,' tc2.csv || fail "scaled, not value: $(cat tc2.csv)"
+# And from a --json file timeit wrote (the default counters, --repeat).
+mkdir pa pb
+"$TIMEIT" --summary /dev/null --json pa/pf.json --repeat 3 "$AUX" exit 0
+"$TIMEIT" --summary /dev/null --json pb/pf.json --repeat 3 "$AUX" exit 0
+for m in page-faults context-switches; do
+	"$COMPARE" --format csv -m $m pa/pf.json pb/pf.json >real-$m.csv || [ $? -eq 1 ] ||
+		fail "-m $m of timeit --json: $(cat real-$m.csv)"
+	[ "$(csv_field real-$m.csv pf n_a)" = 3 ] || fail "-m $m of timeit --json: $(cat real-$m.csv)"
+done
 cat >fail.json <<'JSON'
 {"runs": [{"status": 0, "user": 1.0}, {"status": 1, "user": 1.0}]}
 JSON
