@@ -368,15 +368,21 @@ static double json_counter(const struct ti_jsonread_value *run, const char *ev)
 }
 
 /* timeit --json (timeit/timeit.c format_json): {"runs": [run, ...]}, each
- * run one sample of the benchmark named after the file. */
+ * run one sample of the benchmark named after the file.  valgrind counts
+ * the command once per file, after the measured runs: top-level
+ * "valgrind": {"instructions": N} (lib/vgcount.c).  As the metric (named
+ * like the summary's line) that count is one sample of the file, as it is
+ * one line of a summary, however many runs the file has. */
 static int load_timeit_json(struct ti_readers_set *set, const char *path, const char *name,
 			    const struct ti_jsonread_value *top, const char *metric,
 			    struct ti_readers_error *err)
 {
 	const struct ti_jsonread_value *runs = ti_jsonread_get(top, "runs");
 	const char *want = summary_key(metric);
-	double vg_insn = number_or_nan(ti_jsonread_get(ti_jsonread_get(top, "valgrind"),
-						       "instructions"));
+	const struct ti_jsonread_value *vg = ti_jsonread_get(ti_jsonread_get(top, "valgrind"),
+							     "instructions");
+	double vg_insn = number_or_nan(vg);
+	bool per_file = strcmp(want, "valgrind-instructions") == 0;
 	int nruns = 0;
 
 	if (runs->type != TI_JSONREAD_ARRAY)
@@ -392,24 +398,33 @@ static int load_timeit_json(struct ti_readers_set *set, const char *path, const 
 		st = ti_jsonread_get(run, "status");
 		if (!st || st->type != TI_JSONREAD_NUMBER)
 			return error(err, path, run->line, "run without a numeric \"status\"");
+		nruns++;
+		if (per_file) {
+			/* The runs only tell whether the benchmark failed. */
+			if (st->num != 0 && add_run(set, name, true, s, path) < 0)
+				return -ENOMEM;
+			continue;
+		}
 		s.value = number_or_nan(ti_jsonread_get(run, want));
 		if (isnan(s.value))
 			s.value = json_counter(run, want);
 		if (s.value < 0)
 			return negative(err, path, run->line, name, want, s.value);
 		s.insn = json_counter(run, "instructions");
-		/* valgrind counts the command once per file: top-level
-		 * "valgrind": {"instructions": N} (lib/vgcount.c); as a metric
-		 * it has the summary's name. */
 		s.vg_insn = vg_insn;
-		if (isnan(s.value) && strcmp(want, "valgrind-instructions") == 0)
-			s.value = vg_insn;
 		if (add_run(set, name, st->num != 0, s, path) < 0)
 			return -ENOMEM;
-		nruns++;
 	}
 	if (nruns == 0)
 		return error(err, path, runs->line, "no runs");
+	if (per_file) {
+		struct ti_readers_sample s = { vg_insn, NAN, vg_insn };
+		if (vg_insn < 0)
+			return negative(err, path, vg->line, name, want, vg_insn);
+		if (add_run(set, name, false, s, path) < 0)
+			return -ENOMEM;
+		return 1;
+	}
 	return nruns;
 }
 

@@ -136,6 +136,25 @@ for side in a b; do
 done
 "$COMPARE" --format csv vga/v.json vgb/v.json >vg.csv || fail "valgrind json: same code must not gate"
 grep -q '^v,5,5,.*,regressed,same,"same code, timing noise"$' vg.csv || fail "valgrind json: $(cat vg.csv)"
+# As the metric, valgrind's count is one sample per file (valgrind ran
+# once), not one per run, and an exact count: compared, not tested.
+"$COMPARE" --format csv -m valgrind-instructions vga/v.json vgb/v.json >vgm.csv ||
+	fail "-m valgrind-instructions: $(cat vgm.csv)"
+grep -q '^v,1,1,123456789,123456789,0,0,0,,,,,unchanged,same,exact count$' vgm.csv ||
+	fail "-m valgrind-instructions of a 5-run --json: $(cat vgm.csv)"
+sed 's/123456789/133456789/' vgb/v.json >vgb/w.json
+cp vga/v.json vga/w.json
+"$COMPARE" --format csv -m valgrind-instructions vga/w.json vgb/w.json >vgw.csv &&
+	fail "an exact count 8.1 % higher must exit 1: $(cat vgw.csv)"
+grep -q '^w,1,1,123456789,133456789,0.0810000007,0.0810000007,0.0810000007,,,,,regressed,changed,exact count$' vgw.csv ||
+	fail "exact count, changed: $(cat vgw.csv)"
+# A failed run of the file still fails the benchmark.
+mkdir vgf
+sed 's/"status": 0, "user": 1.23/"status": 1, "user": 1.23/' vgb/w.json >vgf/w.json
+"$COMPARE" --format csv -m valgrind-instructions vga/w.json vgf/w.json >vgf.csv ||
+	fail "a failed run: $(cat vgf.csv)"
+grep -q '^w,1,1,.*,failed,,B: 1 failed run (vgf/w.json)$' vgf.csv ||
+	fail "failed run with valgrind: $(cat vgf.csv)"
 
 # The same from files timeit itself wrote with --count-instructions=valgrind
 # (summaries and --json of a --repeat run set): the same binary and work is
@@ -168,8 +187,13 @@ if command -v valgrind >/dev/null 2>&1; then
 	# The count itself as the metric, from either kind of file.
 	"$COMPARE" --format csv -m valgrind-instructions vsa/same.time vja/same.json >vm.csv ||
 		fail "-m valgrind-instructions: $(cat vm.csv)"
-	[ "$(csv_field vm.csv same n_b)" = 3 ] || fail "-m valgrind-instructions, --json: $(cat vm.csv)"
+	[ "$(csv_field vm.csv same n_b)" = 1 ] || fail "-m valgrind-instructions, --json: $(cat vm.csv)"
 	[ "$(csv_field vm.csv same change)" = 0 ] || fail "-m valgrind-instructions: $(cat vm.csv)"
+	[ "$(csv_field vm.csv same verdict)" = unchanged ] || fail "-m valgrind-instructions: $(cat vm.csv)"
+	"$COMPARE" --format csv -m valgrind-instructions vsa/other.time vjb/other.json >vo.csv &&
+		fail "-m valgrind-instructions, more work must exit 1: $(cat vo.csv)"
+	grep -q '^other,1,1,.*,regressed,changed,exact count$' vo.csv ||
+		fail "-m valgrind-instructions, more work: $(cat vo.csv)"
 fi
 
 # lit -o JSON (llvm/utils/lit/lit/reports.py JSONReport).

@@ -115,6 +115,43 @@ expect_status 1 "$COMPARE" ia ib >/dev/null
 rm ia/diff.* ib/diff.*
 expect_status 0 "$COMPARE" ia ib >/dev/null
 
+# --min-change gates the change the table shows, |B/A - 1|: -26.23 % and
+# +25.94 % are both inside 30 % and beyond 25 % (a gate on |ln(B/A)| put
+# -26.23 % beyond 30 %: |ln 0.7377| = 0.304 > ln 1.30 = 0.262).
+mkdir mc-a mc-b
+for i in 1 2 3 4 5 6; do
+	printf 'exit 0\nuser 1.0%s\n' $i >"mc-a/x.$i.time"
+	printf 'exit 0\nuser 0.76%s\n' $i >"mc-b/x.$i.time"
+	printf 'exit 0\nuser 1.0%s\n' $i >"mc-a/y.$i.time"
+	printf 'exit 0\nuser 1.30%s\n' $i >"mc-b/y.$i.time"
+done
+"$COMPARE" --no-adjust --min-change 30 mc-a mc-b >mc30 || fail "--min-change 30: $(cat mc30)"
+grep -Eq '^x .* -26\.23% .* unchanged +significant, below --min-change$' mc30 || fail "x at 30: $(cat mc30)"
+grep -Eq '^y .* \+25\.94% .* unchanged +significant, below --min-change$' mc30 || fail "y at 30: $(cat mc30)"
+expect_status 1 "$COMPARE" --no-adjust --min-change 25 mc-a mc-b >mc25
+grep -Eq '^x .* -26\.23% .* improved$' mc25 || fail "x at 25: $(cat mc25)"
+grep -Eq '^y .* \+25\.94% .* regressed$' mc25 || fail "y at 25: $(cat mc25)"
+expect_status 0 "$COMPARE" --no-adjust --min-change 26.3 mc-a mc-b >/dev/null
+expect_status 1 "$COMPARE" --no-adjust --min-change 25.9 mc-a mc-b >/dev/null
+
+# valgrind-instructions, equal in every sample of a side: an exact count,
+# compared without a test, from summaries as from --json files.
+mkdir ex-a ex-b
+for i in 1 2 3; do
+	printf 'exit 0\nuser 1.0\nvalgrind-instructions 1000000\n' >"ex-a/e.$i.time"
+	printf 'exit 0\nuser 1.0\nvalgrind-instructions 1020000\n' >"ex-b/e.$i.time"
+	printf 'exit 0\nuser 1.0\nvalgrind-instructions 100000%s\n' $i >"ex-a/v.$i.time"
+	printf 'exit 0\nuser 1.0\nvalgrind-instructions 102000%s\n' $i >"ex-b/v.$i.time"
+done
+"$COMPARE" --format csv -m valgrind-instructions ex-a ex-b >ex.csv && fail "+2 % exact must exit 1"
+grep -q '^e,3,3,1000000,1020000,0.02,0.02,0.02,0,0,,,regressed,changed,exact count$' ex.csv ||
+	fail "exact count: $(cat ex.csv)"
+# Counts that vary within a side are tested (3 a side: p >= 0.1).
+grep -q '^v,3,3,1000002,1020002,.*,noisy,changed,' ex.csv || fail "varying counts: $(cat ex.csv)"
+"$COMPARE" --format csv -m valgrind-instructions --min-change 5 -p '^e$' ex-a ex-b >ex5.csv ||
+	fail "+2 % exact within --min-change 5"
+grep -q ',unchanged,changed,"exact count, below --min-change"$' ex5.csv || fail "exact, gated: $(cat ex5.csv)"
+
 # Filters.
 "$COMPARE" --format csv --no-adjust --only-changed base slow >only.csv || [ $? -eq 1 ] || fail "only"
 [ "$(count unchanged only.csv)" -eq 0 ] || fail "--only-changed lists unchanged: $(cat only.csv)"

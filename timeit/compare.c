@@ -68,6 +68,7 @@ struct row {
 	double floor;		/* ln noise floor from --noise-floor, NAN: none */
 	enum code_state code;
 	double insn_change;	/* relative instruction count change */
+	bool exact;		/* an exact count without spread: compared, not tested */
 	bool gating;		/* a regression that sets exit status 1 */
 	char note[160];
 };
@@ -336,6 +337,15 @@ static double bench_spread(const struct ti_readers_bench *b, double med)
 	return m;
 }
 
+/* Every sample of B has the same value. */
+static bool constant(const struct ti_readers_bench *b)
+{
+	for (size_t i = 1; i < b->n; i++)
+		if (b->s[i].value != b->s[0].value)
+			return false;
+	return true;
+}
+
 /* Median instruction count of a side: valgrind's when VG, else the
  * hardware counter's; NAN when no sample has it. */
 static double insn_median(const struct ti_readers_bench *b, bool vg)
@@ -426,6 +436,14 @@ static void measure_row(struct row *r, const struct config *c)
 		return;
 	}
 	r->change = log(r->med_b / r->med_a);
+	/* valgrind's count is exact: when it is the same in every sample of
+	 * a side there is no noise to test against, and the change is what
+	 * it is (its interval a single point). */
+	if (strcmp(c->metric, "valgrind-instructions") == 0 && constant(r->a) && constant(r->b)) {
+		r->exact = true;
+		r->hl = r->lo = r->hi = r->change;
+		return;
+	}
 	x = malloc(m * sizeof *x);
 	y = malloc(n * sizeof *y);
 	if (!x || !y)
@@ -450,16 +468,27 @@ static void measure_row(struct row *r, const struct config *c)
 
 static void decide(struct row *r, const struct config *c)
 {
-	double gate = log1p(c->min_change / 100);
-	bool beyond, floor_known = !isnan(r->floor);
+	bool beyond, beyond_min, floor_known = !isnan(r->floor);
+	double rel = fabs(expm1(r->change));
 
-	if (floor_known)
-		gate = fmax(gate, r->floor);
 	if (isnan(r->change)) {
 		r->v = V_NOISY;
 		return;
 	}
-	beyond = fabs(r->change) > gate;
+	/* --min-change gates the change the table shows, |B/A - 1|, so that
+	 * -20 % and +20 % are both "20 percent"; the noise floor is a spread
+	 * of logarithms and gates the log-ratio. */
+	beyond_min = rel > 0 && !(rel < c->min_change / 100);
+	beyond = beyond_min && (!floor_known || fabs(r->change) > r->floor);
+	if (r->exact) {
+		r->v = !beyond ? V_UNCHANGED : r->change > 0 ? V_REGRESSED : V_IMPROVED;
+		set_note(r, "exact count%s", rel == 0 || beyond ? ""
+			 : beyond_min ? ", within noise floor" : ", below --min-change");
+		/* The count is the metric: "same code" or "code changed"
+		 * would only repeat the change column. */
+		r->gating = r->v == V_REGRESSED;
+		return;
+	}
 	if (!isnan(r->p)) {
 		bool sig = r->p_adj < c->alpha;
 		if (sig && beyond)
@@ -469,8 +498,8 @@ static void decide(struct row *r, const struct config *c)
 		else
 			r->v = V_UNCHANGED;
 		if (sig && !beyond)
-			set_note(r, floor_known && r->floor >= log1p(c->min_change / 100)
-				    ? "significant, within noise floor" : "significant, below --min-change");
+			set_note(r, beyond_min ? "significant, within noise floor"
+				    : "significant, below --min-change");
 	} else {
 		/* Enough samples but no test: the log-ratios need values
 		 * above 0, which a time below the clock's resolution is not. */
