@@ -43,6 +43,25 @@ awk -F, '$1 ~ /^b00[0-4]$/ && !($7 < 0.03 && $8 > 0.03) { exit 1 }' shift.csv ||
 expect_status 1 "$COMPARE" -p '^b000$' base slow >/dev/null
 "$COMPARE" base slow >/dev/null 2>holm.err
 grep -q 'no benchmark can pass Holm' holm.err || fail "no Holm warning: $(cat holm.err)"
+# With 2 samples a side no p-value can be below 1/3: whatever the
+# adjustment, nothing can be significant, and the note says that instead
+# of suggesting --fdr or --no-adjust; Holm's note is for when they help.
+mkdir two-a two-b
+for b in p q r; do
+	for i in 1 2; do
+		printf 'exit 0\nuser 1.0%s\n' $i >"two-a/$b.$i.time"
+		printf 'exit 0\nuser 1.5%s\n' $i >"two-b/$b.$i.time"
+	done
+done
+for adj in "" --no-adjust --fdr; do
+	# shellcheck disable=SC2086 # no option is no word
+	"$COMPARE" $adj two-a two-b >/dev/null 2>two.err || fail "2 a side $adj"
+	[ "$(cat two.err)" = "timeit-compare: note: no test can reach alpha 0.05 with these sample counts, whatever the adjustment (smallest possible p 0.3333, with 2 and 2 samples); take more samples" ] ||
+		fail "2 a side $adj: $(cat two.err)"
+done
+"$COMPARE" --no-adjust base slow >/dev/null 2>noadj.err || [ $? -eq 1 ] || fail "--no-adjust"
+[ ! -s noadj.err ] || fail "5 a side, --no-adjust: no note expected: $(cat noadj.err)"
+grep -q -- 'use --fdr or --no-adjust' holm.err || fail "Holm note: $(cat holm.err)"
 # A 5 % gate hides it; a faster B is an improvement and exits 0.
 expect_status 0 "$COMPARE" --no-adjust --min-change 5 base slow >/dev/null
 "$COMPARE" --format csv --no-adjust --min-change 5 base slow >gate.csv || fail "gate"
@@ -93,6 +112,22 @@ done
 "$COMPARE" --format csv za zb >z.csv || fail "zero times"
 grep -q '^z,5,5,.*,noisy,,values <= 0: no test$' z.csv || fail "a zero sample: $(cat z.csv)"
 grep -q '^zero,5,5,.*,unchanged,,values <= 0: no test$' z.csv || fail "all zero: $(cat z.csv)"
+# A median of 0 against one above: no ratio either, and the note says so
+# in the man page's words; the geometric mean has no benchmark whose
+# medians are both above 0 (the benchmark is on both sides).
+mkdir z0a z0b
+for i in 1 2; do
+	printf 'exit 0\nuser 0.0000\n' >"z0a/t.$i.time"
+	printf 'exit 0\nuser 0.0001\n' >"z0b/t.$i.time"
+done
+"$COMPARE" --format csv z0a z0b >z0.csv || fail "a zero median"
+grep -q '^t,2,2,0,0.0001,,,,,0,,,noisy,,"values <= 0: no ratio, no test"$' z0.csv ||
+	fail "a zero median: $(cat z0.csv)"
+grep -qF '"values <= 0: no ratio, no test"' "$top_srcdir/man/timeit-compare.1" ||
+	fail "timeit-compare.1 does not give the note for a zero median"
+"$COMPARE" z0a z0b >z0.txt 2>/dev/null || fail "a zero median (text)"
+grep -qx 'geometric mean of B/A: - (no benchmark with medians above 0 on both sides)' z0.txt ||
+	fail "geomean of a zero median: $(cat z0.txt)"
 
 # Instruction counts: equal counts with a time change are timing noise and
 # do not fail the gate; different counts mean the code changed.

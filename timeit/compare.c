@@ -429,10 +429,11 @@ static void measure_row(struct row *r, const struct config *c)
 	r->spread_b = bench_spread(r->b, r->med_b);
 	classify_code(r);
 	if (!(r->med_a > 0 && r->med_b > 0)) {
-		/* Zero or negative values have no ratio; nothing to test. */
+		/* A median of 0 (a time below the clock's resolution) has no
+		 * ratio; nothing to test.  Equal medians are no change. */
 		r->change = r->med_a == r->med_b ? 0 : NAN;
 		if (isnan(r->change))
-			set_note(r, "non-positive values, no ratio");
+			set_note(r, "values <= 0: no ratio, no test");
 		return;
 	}
 	r->change = log(r->med_b / r->med_a);
@@ -605,22 +606,34 @@ static double min_p(size_t m, size_t n)
 
 static void adjust_and_decide(struct row *rows, size_t n, const struct config *c)
 {
-	double *p = malloc((n ? n : 1) * sizeof *p), best = 1;
-	size_t tested = 0;
+	double *p = malloc((n ? n : 1) * sizeof *p), best = 2;
+	size_t tested = 0, best_m = 0, best_n = 0;
 
 	if (!p)
 		oom();
 	for (size_t i = 0; i < n; i++) {
+		double mp;
 		if (rows[i].v == V_MISSING || rows[i].v == V_FAILED || isnan(rows[i].p))
 			continue;
 		tested++;
-		best = fmin(best, min_p(rows[i].a->n, rows[i].b->n));
+		if ((mp = min_p(rows[i].a->n, rows[i].b->n)) < best) {
+			best = mp;
+			best_m = rows[i].a->n;
+			best_n = rows[i].b->n;
+		}
 	}
-	/* Holm's first step compares the smallest p with alpha / tests: with
-	 * few samples a side that may be out of reach for every benchmark
-	 * (5 a side: p >= 2/252, so more than 6 benchmarks).  Say so rather
-	 * than report "no change" that could never have been anything else. */
-	if (c->adjust == TI_STATS_ADJUST_HOLM && tested > 1 && best * (double)tested >= c->alpha)
+	/* With few samples a side no p-value can fall below alpha at all
+	 * (2 a side: p >= 1/3), whatever the adjustment.  Holm's first step
+	 * compares the smallest p with alpha / tests, which may be out of
+	 * reach while alpha is not (5 a side: p >= 2/252, so more than 6
+	 * benchmarks); then Benjamini-Hochberg or no adjustment can help.  Say
+	 * so rather than report "no change" that could never have been
+	 * anything else. */
+	if (tested > 0 && best >= c->alpha)
+		fprintf(stderr, "timeit-compare: note: no test can reach alpha %g with these sample "
+			"counts, whatever the adjustment (smallest possible p %.4g, with %zu and %zu "
+			"samples); take more samples\n", c->alpha, best, best_m, best_n);
+	else if (c->adjust == TI_STATS_ADJUST_HOLM && tested > 1 && best * (double)tested >= c->alpha)
 		fprintf(stderr, "timeit-compare: note: with %zu tests and these sample counts no "
 			"benchmark can pass Holm at alpha %g (smallest possible p %.4g); take more "
 			"samples, or use --fdr or --no-adjust\n", tested, c->alpha, best);
@@ -636,6 +649,10 @@ static void adjust_and_decide(struct row *rows, size_t n, const struct config *c
 	}
 	free(p);
 }
+
+/* Why there is no geometric mean: it takes the benchmarks on both sides
+ * whose ratio exists, which a median of 0 has not. */
+#define NO_GEOMEAN "no benchmark with medians above 0 on both sides"
 
 struct geomean {
 	size_t n;
@@ -754,7 +771,7 @@ static void summary_lines(struct ti_buf *o, const struct row *rows, size_t n,
 		ti_buf_printf(o, "%sgeometric mean of B/A: %s (%.0f%% bootstrap CI %s..%s, %zu benchmark%s)\n",
 			      prefix, mid, 100 * (1 - c->alpha), lo, hi, g->n, g->n == 1 ? "" : "s");
 	} else {
-		ti_buf_printf(o, "%sgeometric mean of B/A: - (no benchmark on both sides)\n", prefix);
+		ti_buf_printf(o, "%sgeometric mean of B/A: - (%s)\n", prefix, NO_GEOMEAN);
 	}
 	ti_buf_printf(o, "%s", prefix);
 	for (int v = 0; v < V_COUNT; v++)
@@ -1113,7 +1130,8 @@ static void format_svg(struct ti_buf *o, const struct row *rows, size_t n, const
 	}
 	if (!k)
 		ti_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-				 "no benchmark on both sides</text>\n", zero, top + row_h / 2 + 4);
+				 "%s</text>\n", zero, top + row_h / 2 + 4,
+			      g->n ? "only unchanged benchmarks (--only-changed)" : NO_GEOMEAN);
 	ti_buf_printf(o, "</svg>\n");
 #undef X
 	free(s);
