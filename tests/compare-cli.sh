@@ -17,6 +17,10 @@ while read -r opt; do
 	esc=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
 	grep -q -- "$esc" "$page" || fail "timeit-compare.1 does not document $opt"
 done <opts
+# --strict changes the exit status: EXIT STATUS says how.
+sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$page" | grep -qF -- '\-\-strict' ||
+	fail "timeit-compare.1: EXIT STATUS does not mention --strict"
+grep -q -- '--strict.*exit 1' help || fail "--help does not say what --strict does: $(cat help)"
 for opt in -a -b -m -p -h; do
 	grep -q -- "^\.B[IR]* \\\\$opt\\b" "$page" || fail "timeit-compare.1 does not document $opt"
 done

@@ -187,6 +187,58 @@ grep -q '^v,3,3,1000002,1020002,.*,noisy,changed,' ex.csv || fail "varying count
 	fail "+2 % exact within --min-change 5"
 grep -q ',unchanged,changed,"exact count, below --min-change"$' ex5.csv || fail "exact, gated: $(cat ex5.csv)"
 
+# --strict: what B lost fails the gate; without it the same exits 0.
+mkdir st-a st-b
+printf 'exit 0\nuser 1.0\n' >st-a/ok.time
+cp st-a/ok.time st-b/ok.time
+cp st-a/ok.time st-a/gone.time
+cp st-a/ok.time st-a/broke.time
+printf 'exit 1\nuser 1.0\n' >st-b/broke.time
+cp st-a/ok.time st-a/wrong.1.time
+cp st-a/ok.time st-b/wrong.1.time.wrong-output
+printf 'exit 0\nuser 1.0\nreal 1\n' >st-a/metric.time
+printf 'exit 0\nuser 1.0\n' >st-b/metric.time
+expect_status 0 "$COMPARE" st-a st-b >/dev/null
+expect_status 1 "$COMPARE" --strict st-a st-b >/dev/null
+for b in gone broke wrong; do
+	expect_status 1 "$COMPARE" --strict -p "^$b\$" st-a st-b >/dev/null
+	expect_status 0 "$COMPARE" -p "^$b\$" st-a st-b >/dev/null
+done
+expect_status 0 "$COMPARE" --strict -p '^ok$' st-a st-b >/dev/null
+# A failure only in A (fixed in B) and a benchmark new in B are no loss.
+expect_status 0 "$COMPARE" --strict -p '^(ok|broke)$' st-b st-a >/dev/null
+expect_status 0 "$COMPARE" --strict -p '^(ok|gone)$' st-b st-a >/dev/null
+# The metric is on A's side only.
+expect_status 0 "$COMPARE" -m real --strict -p '^metric$' st-a st-a >/dev/null
+expect_status 1 "$COMPARE" -m real --strict -p '^metric$' st-a st-b >/dev/null
+expect_status 0 "$COMPARE" -m real --strict -p '^metric$' st-b st-a >/dev/null
+# Nothing to compare.
+expect_status 0 "$COMPARE" -p nomatch st-a st-b >/dev/null
+expect_status 1 "$COMPARE" --strict -p nomatch st-a st-b >/dev/null 2>st.err
+[ "$(cat st.err)" = "timeit-compare: --strict: no benchmark to compare" ] || fail "empty: $(cat st.err)"
+"$COMPARE" --strict --format json -p '^(ok|gone)$' st-a st-b >st.json && fail "--strict json"
+tr -d ' \n' <st.json | grep -q '"name":"gone",.*"verdict":"missing","gating":true' || fail "json: $(cat st.json)"
+tr -d ' \n' <st.json | grep -q '"status":1}$' || fail "json status: $(cat st.json)"
+
+# A name with a line break (or a tab, a backslash) keeps the text and md
+# tables one row per benchmark: C escapes; csv quotes it.
+mkdir nl-a nl-b
+nl='x
+y'
+for d in nl-a nl-b; do
+	printf 'exit 0\nuser 1.0\n' >"$d/$nl.time"
+	printf 'exit 0\nuser 1.0\n' >"$d/t	b\\s.time"
+done
+"$COMPARE" nl-a nl-b >nl.txt || fail "newline name"
+[ "$(wc -l <nl.txt)" -eq 7 ] || fail "newline name breaks the text table: $(cat nl.txt)"
+grep -Eq '^x\\ny +1 +1 ' nl.txt || fail "newline name, text: $(cat nl.txt)"
+grep -Eq '^t\\tb\\\\s +1 +1 ' nl.txt || fail "tab and backslash, text: $(cat nl.txt)"
+"$COMPARE" --format md nl-a nl-b >nl.md || fail "newline name, md"
+[ "$(wc -l <nl.md)" -eq 8 ] || fail "newline name breaks the md table: $(cat nl.md)"
+grep -q '^| x\\\\ny | 1 | 1 |' nl.md || fail "newline name, md: $(cat nl.md)"
+"$COMPARE" --format csv nl-a nl-b >nl.csv || fail "newline name, csv"
+grep -q '^"x$' nl.csv || fail "csv keeps the name, quoted: $(cat nl.csv)"
+
 # Filters.
 "$COMPARE" --format csv --no-adjust --only-changed base slow >only.csv || [ $? -eq 1 ] || fail "only"
 [ "$(count unchanged only.csv)" -eq 0 ] || fail "--only-changed lists unchanged: $(cat only.csv)"

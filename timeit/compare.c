@@ -48,7 +48,7 @@ struct config {
 	const char *metric;
 	double alpha, min_change, filter_short;
 	enum ti_stats_adjust adjust;
-	bool only_changed, color;
+	bool only_changed, color, strict;
 	int no_color;
 	regex_t pattern;
 	bool has_pattern;
@@ -86,6 +86,7 @@ static const struct option_help {
 	{ "--noise-floor A1 A2", "calibrate per-benchmark noise from two runs of one build" },
 	{ "--filter-short SECONDS", "leave out benchmarks whose medians are below SECONDS" },
 	{ "--only-changed", "list only benchmarks whose verdict is not 'unchanged'" },
+	{ "--strict", "exit 1 also when B failed or lost a benchmark, or none is compared" },
 	{ "-p, --pattern REGEX", "only benchmarks whose name matches REGEX (POSIX ERE)" },
 	{ "--format FMT", "text (default), md, csv or json" },
 	{ "--no-color", "no colours even on a terminal" },
@@ -106,7 +107,8 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < sizeof help / sizeof help[0]; i++)
 		fprintf(f, "  %-26s %s\n", help[i].left, help[i].help);
 	fprintf(f, "\nExit status: 0 no significant regression, 1 a significant regression beyond\n"
-		   "the gates, 2 usage or input error.  See timeit-compare(1).\n");
+		   "the gates (with --strict also a failure or a missing benchmark in B), 2 usage\n"
+		   "or input error.  See timeit-compare(1).\n");
 }
 
 __attribute__((format(printf, 1, 2), noreturn))
@@ -211,6 +213,8 @@ static void parse_args(int argc, char **argv, struct config *c)
 			c->floor_b = argv[++i];
 		} else if (IS("--only-changed")) {
 			c->only_changed = true;
+		} else if (IS("--strict")) {
+			c->strict = true;
 		} else if (IS("-p") || IS("--pattern")) {
 			const char *re = VALUE();
 			int rc;
@@ -524,6 +528,16 @@ static void decide(struct row *r, const struct config *c)
 	r->gating = r->v == V_REGRESSED && r->code != CODE_SAME;
 }
 
+/* --strict: B lost what A had.  A benchmark that failed on B, that B does
+ * not have, or whose metric B lacks while A has it, would pass a CI gate
+ * unseen otherwise. */
+static bool strict_gate(const struct row *r)
+{
+	if (r->b && r->b->failures > 0)
+		return true;
+	return r->a && (!r->b || (r->a->n > 0 && r->b->n == 0));
+}
+
 static bool keep(const struct config *c, const char *name)
 {
 	return !c->has_pattern || regexec(&c->pattern, name, 0, NULL, 0) == 0;
@@ -712,12 +726,43 @@ static void num(char *s, size_t len, double v)
 		snprintf(s, len, "%.6g", v);
 }
 
-/* The cells of one row as text; shared by text, Markdown and CSV. */
+/* S for a table cell of LEN bytes: a line break in a name (or in a path
+ * in a note) would break the row, so control characters become C escapes
+ * (\n, \t, \x7f), and a backslash \\ so that no two names look alike. */
+static void escaped(char *out, size_t len, const char *s)
+{
+	size_t o = 0;
+
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		char e[8];
+
+		if (ch == '\\')
+			snprintf(e, sizeof e, "\\\\");
+		else if (ch == '\n')
+			snprintf(e, sizeof e, "\\n");
+		else if (ch == '\t')
+			snprintf(e, sizeof e, "\\t");
+		else if (ch == '\r')
+			snprintf(e, sizeof e, "\\r");
+		else if (ch < 0x20 || ch == 0x7f)
+			snprintf(e, sizeof e, "\\x%02x", ch);
+		else
+			snprintf(e, sizeof e, "%c", ch);
+		if (o + strlen(e) >= len)
+			break;
+		memcpy(out + o, e, strlen(e));
+		o += strlen(e);
+	}
+	out[o] = '\0';
+}
+
+/* The cells of one row as text; shared by text and Markdown. */
 static void cells(const struct row *r, char cell[C_COUNT][192])
 {
 	char lo[32], hi[32];
 
-	snprintf(cell[C_NAME], 192, "%s", r->name);
+	escaped(cell[C_NAME], 192, r->name);
 	snprintf(cell[C_NA], 192, "%zu", r->a ? r->a->n : 0);
 	snprintf(cell[C_NB], 192, "%zu", r->b ? r->b->n : 0);
 	num(cell[C_MEDA], 192, r->med_a);
@@ -743,7 +788,7 @@ static void cells(const struct row *r, char cell[C_COUNT][192])
 	else
 		snprintf(cell[C_P], 192, "%.4f", r->p_adj);
 	snprintf(cell[C_VERDICT], 192, "%s", verdict_name[r->v]);
-	snprintf(cell[C_NOTE], 192, "%s", r->note);
+	escaped(cell[C_NOTE], 192, r->note);
 }
 
 static bool listed(const struct row *r, const struct config *c)
@@ -1179,9 +1224,16 @@ int main(int argc, char **argv)
 	rows = build_rows(&c, &sa, &sb, c.floor_a ? &fa : NULL, c.floor_b ? &fb : NULL, &n);
 	adjust_and_decide(rows, n, &c);
 	g = geomean(rows, n, &c);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (c.strict && strict_gate(&rows[i]))
+			rows[i].gating = true;
 		if (rows[i].gating)
 			status = EXIT_REGRESSED;
+	}
+	if (c.strict && n == 0) {
+		fprintf(stderr, "timeit-compare: --strict: no benchmark to compare\n");
+		status = EXIT_REGRESSED;
+	}
 
 	switch (c.format) {
 	case FMT_TEXT: format_text(&out, rows, n, &g, &c); break;
