@@ -25,12 +25,30 @@ err_is "timeit-compare: 'A': missing the other side (A B)" A
 err_is "timeit-compare: too many paths: 'C' (use -a/-b for several per side)" A B C
 err_is "timeit-compare: unknown option '--bogus'" --bogus A B
 err_is "timeit-compare: --alpha: invalid number 'x'" --alpha x A B
-err_is "timeit-compare: --alpha: invalid number '0.7'" --alpha 0.7 A B
-err_is "timeit-compare: --min-change: invalid number '-1'" --min-change=-1 A B
+# A number out of range says the range (timeit-compare.1 OPTIONS).
+err_is "timeit-compare: --alpha: '0.7' is out of range (1e-12 to 0.5)" --alpha 0.7 A B
+err_is "timeit-compare: --alpha: '1' is out of range (1e-12 to 0.5)" --alpha 1 A B
+err_is "timeit-compare: --alpha: '1.5' is out of range (1e-12 to 0.5)" --alpha=1.5 A B
+err_is "timeit-compare: --min-change: '-1' is out of range (0 to 1000)" --min-change=-1 A B
+err_is "timeit-compare: --filter-short: '1e99' is out of range (0 to 1e12)" --filter-short 1e99 A B
+err_is "timeit-compare: --bootstrap: '10' is out of range (100 to 10000000)" --bootstrap 10 A B
+err_is "timeit-compare: --bootstrap: '99' is out of range (100 to 10000000)" --bootstrap 99 A B
+err_is "timeit-compare: --bootstrap: '10000001' is out of range (100 to 10000000)" --bootstrap 10000001 A B
+err_is "timeit-compare: --bootstrap: invalid number 'many'" --bootstrap many A B
+expect_status 0 "$COMPARE" --bootstrap 100 --alpha 0.5 --min-change 1000 A B >/dev/null
 err_is "timeit-compare: --format: unknown format 'xml' (text, md, csv, json)" --format xml A B
 err_is "timeit-compare: --noise-floor: needs two paths, A1 A2" A B --noise-floor A
 err_is "timeit-compare: --seed: invalid number '-3'" --seed -3 A B
-err_is "timeit-compare: give the sides either as A B or with -a/-b, not both" -a A A B
+err_is "timeit-compare: 'A': give the sides either as A B or with -a/-b, not both" -a A A B
+# One path beside -a and -b is the same mistake, not a missing side.
+err_is "timeit-compare: 'C': give the sides either as A B or with -a/-b, not both" -a A -b B C
+err_is "timeit-compare: 'C': give the sides either as A B or with -a/-b, not both" -a A C
+# A flag given a value is refused, not taken as the flag ('--fdr=no' is
+# not Benjamini-Hochberg).
+for flag in --only-changed --fdr --no-adjust --no-color --no-colour --strict --help --version; do
+	err_is "timeit-compare: $flag: takes no value ('$flag=0')" "$flag=0" A B
+done
+err_is "timeit-compare: --fdr: takes no value ('--fdr=no')" --fdr=no A B
 grep -q "Try 'timeit-compare --help'" err || fail "usage errors point to --help"
 expect_status 2 "$COMPARE" -p '(' A B 2>err
 grep -q "^timeit-compare: -p: '(': " err || fail "bad regex: $(cat err)"
@@ -103,10 +121,15 @@ if [ "$(id -u)" -ne 0 ]; then
 	err_is "timeit-compare: secret.time: Permission denied" secret.time B
 fi
 err_is "timeit-compare: --svg: nodir/plot.svg: No such file or directory" --svg nodir/plot.svg A B
-# The table that cannot be written is an error too, not a silent 0.
+# The table that cannot be written is an error too, not a silent 0; so
+# is --help or --version.
 if [ -w /dev/full ]; then
-	expect_status 2 "$COMPARE" A B >/dev/full 2>err
-	[ "$(cat err)" = "timeit-compare: stdout: No space left on device" ] || fail "/dev/full: $(cat err)"
+	for args in "A B" --help -h --version; do
+		# shellcheck disable=SC2086 # two paths in one word
+		expect_status 2 "$COMPARE" $args >/dev/full 2>err
+		[ "$(cat err)" = "timeit-compare: stdout: No space left on device" ] ||
+			fail "$args >/dev/full: $(cat err)"
+	done
 fi
 
 # Missing and failed benchmarks are rows, not errors.

@@ -79,8 +79,8 @@ static const struct option_help {
 	{ "-a PATH", "add PATH to side A (the baseline); repeatable" },
 	{ "-b PATH", "add PATH to side B (the candidate); repeatable" },
 	{ "-m, --metric NAME", "exec_time (user time, default), real, sys, maxrss, or any key" },
-	{ "--alpha P", "significance level (default 0.05)" },
-	{ "--min-change PCT", "smaller changes are 'unchanged' (default 1)" },
+	{ "--alpha P", "significance level (1e-12 to 0.5, default 0.05)" },
+	{ "--min-change PCT", "a change |B/A-1| below PCT % is 'unchanged' (0-1000, default 1)" },
 	{ "--fdr", "control the false discovery rate (Benjamini-Hochberg), not Holm" },
 	{ "--no-adjust", "no multiple-comparison adjustment" },
 	{ "--noise-floor A1 A2", "calibrate per-benchmark noise from two runs of one build" },
@@ -92,7 +92,7 @@ static const struct option_help {
 	{ "--no-color", "no colours even on a terminal" },
 	{ "--svg FILE", "also plot the changes with confidence intervals to FILE" },
 	{ "--seed N", "bootstrap seed (default 1)" },
-	{ "--bootstrap N", "bootstrap resamples for the geometric mean (default 10000)" },
+	{ "--bootstrap N", "geometric mean's bootstrap resamples (100-10000000, default 10000)" },
 	{ "-h, --help", "show this help and exit" },
 	{ "--version", "show the version and exit" },
 };
@@ -111,6 +111,17 @@ static void usage(FILE *f)
 		   "or input error.  See timeit-compare(1).\n");
 }
 
+/* stdout after --help or --version: a write that failed is an error, as
+ * it is for the table. */
+static void exit_written(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "timeit-compare: stdout: %s\n", strerror(errno ? errno : EIO));
+		exit(EXIT_ERROR);
+	}
+	exit(EXIT_OK);
+}
+
 __attribute__((format(printf, 1, 2), noreturn))
 static void usage_error(const char *fmt, ...)
 {
@@ -124,15 +135,19 @@ static void usage_error(const char *fmt, ...)
 	exit(EXIT_ERROR);
 }
 
-static double number_arg(const char *opt, const char *s, double lo, double hi)
+/* A number from LO to HI; the range is in the message when S is a number
+ * outside it (RANGE: how the man page says it). */
+static double number_arg(const char *opt, const char *s, double lo, double hi, const char *range)
 {
 	char *end;
 	double v;
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (end == s || *end || errno || !(v >= lo && v <= hi))
+	if (end == s || *end || isnan(v) || (errno && errno != ERANGE))
 		usage_error("%s: invalid number '%s'", opt, s);
+	if (errno || !(v >= lo && v <= hi))
+		usage_error("%s: '%s' is out of range (%s)", opt, s, range);
 	return v;
 }
 
@@ -182,12 +197,18 @@ static void parse_args(int argc, char **argv, struct config *c)
 		}
 #define IS(s) (strcmp(name, s) == 0)
 #define VALUE() (val ? val : i + 1 < argc ? argv[++i] : (usage_error("%s: missing argument", name), ""))
+		/* A flag given a value ("--fdr=no") is refused: ignoring the
+		 * value would do the opposite of what it asks. */
+		if (val && (IS("--help") || IS("--version") || IS("--fdr") || IS("--no-adjust") ||
+			    IS("--only-changed") || IS("--strict") || IS("--no-color") ||
+			    IS("--no-colour")))
+			usage_error("%s: takes no value ('%s')", name, arg);
 		if (IS("-h") || IS("--help")) {
 			usage(stdout);
-			exit(EXIT_OK);
+			exit_written();
 		} else if (IS("--version")) {
 			printf("timeit-compare %s\n", PACKAGE_VERSION);
-			exit(EXIT_OK);
+			exit_written();
 		} else if (IS("-a")) {
 			push(&c->a, &c->na, VALUE());
 		} else if (IS("-b")) {
@@ -197,11 +218,11 @@ static void parse_args(int argc, char **argv, struct config *c)
 			if (!*c->metric)
 				usage_error("%s: empty metric name", name);
 		} else if (IS("--alpha")) {
-			c->alpha = number_arg(name, VALUE(), 1e-12, 0.5);
+			c->alpha = number_arg(name, VALUE(), 1e-12, 0.5, "1e-12 to 0.5");
 		} else if (IS("--min-change")) {
-			c->min_change = number_arg(name, VALUE(), 0, 1000);
+			c->min_change = number_arg(name, VALUE(), 0, 1000, "0 to 1000");
 		} else if (IS("--filter-short")) {
-			c->filter_short = number_arg(name, VALUE(), 0, 1e12);
+			c->filter_short = number_arg(name, VALUE(), 0, 1e12, "0 to 1e12");
 		} else if (IS("--fdr")) {
 			c->adjust = TI_STATS_ADJUST_BH;
 		} else if (IS("--no-adjust")) {
@@ -245,8 +266,13 @@ static void parse_args(int argc, char **argv, struct config *c)
 		} else if (IS("--seed") || IS("--bootstrap")) {
 			const char *s = VALUE();
 			uint64_t v;
-			if (ti_parse_u64(s, &v) < 0 || (IS("--bootstrap") && (v < 100 || v > 10000000)))
+			int rc = ti_parse_u64(s, &v);
+			if (rc == -EINVAL)
 				usage_error("%s: invalid number '%s'", name, s);
+			if (IS("--bootstrap") && (rc < 0 || v < 100 || v > 10000000))
+				usage_error("%s: '%s' is out of range (100 to 10000000)", name, s);
+			if (rc < 0)
+				usage_error("%s: '%s' is out of range (0 to 2^64-1)", name, s);
 			*(IS("--seed") ? &c->seed : &c->reps) = v;
 		} else {
 			usage_error("unknown option '%s'", arg);
@@ -254,8 +280,8 @@ static void parse_args(int argc, char **argv, struct config *c)
 #undef IS
 #undef VALUE
 	}
-	if (npos == 2 && (c->na || c->nb))
-		usage_error("give the sides either as A B or with -a/-b, not both");
+	if (npos && (c->na || c->nb))
+		usage_error("'%s': give the sides either as A B or with -a/-b, not both", pos[0]);
 	if (npos == 2) {
 		push(&c->a, &c->na, pos[0]);
 		push(&c->b, &c->nb, pos[1]);
