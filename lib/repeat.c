@@ -9,6 +9,7 @@
 
 #include "noise.h"
 #include "repeat.h"
+#include "spawn.h"
 #include "stats.h"
 #include "summary.h"
 
@@ -197,6 +198,14 @@ int ti_repeat_run(const struct ti_plan *plan, const struct ti_measure_opts *mo,
 		 * is overwritten by it. */
 		struct ti_record *r = &runs[*nruns];
 
+		/* Interrupted between runs: no new run (its redirect files
+		 * would be truncated, its command killed at once). */
+		if (i > 0 && ti_spawn_stop_signal()) {
+			if (*nruns == 0)
+				*nruns = 1;
+			free(tmp);
+			return TI_REPEAT_STOPPED;
+		}
 		rc = ti_measure(plan, mo, r, f);
 		if (rc < 0) {
 			free(tmp);

@@ -71,8 +71,13 @@ struct ti_repeat_opts {
 /* Run PLAN O->warmup times unmeasured, then O->repeat times into RUNS
  * (room for O->repeat records), setting *NRUNS.  Stops after a run whose
  * status is non-zero unless O->keep_going (an interrupt always stops); a
- * warmup run that stops the series is returned as the only run.  Returns
- * 0, or ti_measure's negative result with F filled in. */
+ * warmup run that stops the series is returned as the only run.  A stop
+ * signal that came between runs (ti_spawn_stop_signal) starts no further
+ * run: TI_REPEAT_STOPPED is returned with the runs so far (a warmup as the
+ * only run when no measured run was done).  Returns 0, TI_REPEAT_STOPPED,
+ * or ti_measure's negative result with F filled in. */
+#define TI_REPEAT_STOPPED 1
+
 int ti_repeat_run(const struct ti_plan *plan, const struct ti_measure_opts *mo,
 		  const struct ti_repeat_opts *o, struct ti_record *runs, size_t *nruns,
 		  struct ti_failure *f);

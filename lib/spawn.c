@@ -38,38 +38,62 @@ static volatile sig_atomic_t child_pgid;
 static volatile sig_atomic_t timed_out;
 static volatile sig_atomic_t stop_signal;
 
+/* The handlers keep errno as they found it (signal-safety(7)): kill may
+ * set it under the main flow's feet, between wait4 and its errno check. */
 static void on_stop(int sig)
 {
+	int saved = errno;
+
 	stop_signal = sig;
 	if (child_pgid > 0)
 		kill(-child_pgid, SIGKILL);
+	errno = saved;
 }
 
 static void on_alarm(int sig)
 {
+	int saved = errno;
+
 	(void)sig;
 	timed_out = 1;
 	if (child_pgid > 0)
 		kill(-child_pgid, SIGKILL);
+	errno = saved;
 }
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
 static void install_handlers(void)
 {
-	struct sigaction sa;
+	static int hup_ignored = -1;
+	struct sigaction sa, was;
 
+	/* Under nohup, a hangup is not a reason to stop: SIGHUP stays
+	 * ignored when timeit was started with it ignored (the command still
+	 * gets the default, like every other signal). */
+	if (hup_ignored < 0)
+		hup_ignored = sigaction(SIGHUP, NULL, &was) == 0 && was.sa_handler == SIG_IGN;
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_stop;
 	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
-		sigaction(stop_signals[i], &sa, NULL);
+		if (stop_signals[i] != SIGHUP || !hup_ignored)
+			sigaction(stop_signals[i], &sa, NULL);
 	sa.sa_handler = on_alarm;
 	sigaction(SIGALRM, &sa, NULL);
 	/* A write to a closed pipe (a summary on /dev/stdout piped to a
 	 * reader that went away) is an error to report, not a death. */
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
+	/* Started with SIGCHLD ignored, the kernel would reap the command
+	 * itself and wait4 would find no child (wait(2), NOTES). */
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+int ti_spawn_stop_signal(void)
+{
+	return stop_signal;
 }
 
 static const int rlimit_resource[TI_LIMIT_COUNT] = {
@@ -401,9 +425,8 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 		child(plan, ch->status_wfd, ch->redir, ch->dir, &ch->reset);
 	err = errno;
 	if (ch->pid > 0) {
-		/* The child has set its group already; both sides set it, as
-		 * the reference's parent does not, so no kill can miss it. */
-		setpgid(ch->pid, ch->pid);
+		/* vfork: the child has set its group and executed by now, so
+		 * no kill of the group can miss it. */
 		child_pgid = ch->pid;
 		if (stop_signal)
 			kill(-ch->pid, SIGKILL);
@@ -448,11 +471,15 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 	read_status(ch->status_fd, r);
 	close_fd(&ch->status_fd);
 
+	/* A timeout or a stop signal is what ended the command only when the
+	 * SIGKILL it sent did: one that came after the command exited on its
+	 * own (while wait4 returned) leaves the command's own status. */
+	bool killed = WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL;
 	if (r->end == TI_END_SETUP_FAILED || r->end == TI_END_EXEC_FAILED) {
 		/* keep it */
-	} else if (timed_out) {
+	} else if (timed_out && killed) {
 		r->end = TI_END_TIMEOUT;
-	} else if (stop_signal) {
+	} else if (stop_signal && killed) {
 		r->end = TI_END_INTERRUPTED;
 		r->stop_signal = stop_signal;
 	} else if (WIFSIGNALED(wstatus)) {

@@ -42,6 +42,10 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
 		 struct ti_failure *f);
 
+/* The stop signal (SIGINT, SIGTERM, SIGHUP) timeit has received since its
+ * first run was prepared, or 0.  A series of runs stops there. */
+int ti_spawn_stop_signal(void);
+
 /* Compute R->status, the exit status timeit reports (spec/compat.md). */
 void ti_record_set_status(struct ti_record *r);
 

@@ -59,4 +59,61 @@ got=$?
 set -e
 [ "$got" -eq 137 ] || fail "SIGTERM with the command ignoring it: status $got"
 group_gone "$(cat pf)"
+
+# Started with SIGCHLD ignored (perl can set that up and exec), the kernel
+# would reap the command itself and wait4 would find no child: timeit
+# restores the default.
+if command -v perl > /dev/null 2>&1; then
+	rm -f s
+	expect_status 3 perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV or die' \
+		"$TIMEIT" --summary s "$AUX" exit 3
+	[ "$(sed -n 1p s)" = "exit 3" ] || fail "SIGCHLD ignored: summary is '$(cat s 2>/dev/null)'"
+fi
+
+# Under nohup (SIGHUP ignored), a hangup does not stop timeit.
+if command -v perl > /dev/null 2>&1; then
+	rm -f pf s
+	perl -e '$SIG{HUP} = "IGNORE"; exec @ARGV or die' \
+		"$TIMEIT" --summary s "$AUX" pidfile pf sleep 300 &
+	tpid=$!
+	wait_for_file pf
+	kill -s HUP "$tpid"
+	set +e
+	wait "$tpid"
+	got=$?
+	set -e
+	[ "$got" -eq 0 ] || fail "SIGHUP under nohup stopped timeit: status $got"
+fi
+
+# A signal that comes after the command ended on its own does not make its
+# run a killed one, and one between runs of a series starts no further run
+# (which would truncate the output files).  strace holds timeit just after
+# wait4 returned, so the signal lands there.
+if command -v strace > /dev/null 2>&1 && strace -o /dev/null true 2> /dev/null; then
+	late() {
+		rm -f pf s out
+		strace -o /dev/null -e trace=wait4 -e inject=wait4:delay_exit=1500000 \
+			"$TIMEIT" --summary s "$@" --redirect-output out "$AUX" pidfile pf print ran \
+			exit 0 2> err &
+		spid=$!
+		wait_for_file pf
+		sleep 0.3
+		# timeit is strace's only child.
+		tpid=$(pgrep -P "$spid" | head -n 1)
+		[ -n "$tpid" ] || fail "late signal: no timeit under strace"
+		kill -s INT "$tpid"
+		set +e
+		wait "$spid"
+		got=$?
+		set -e
+	}
+	late
+	[ "$got" -eq 0 ] || fail "SIGINT after the command exited: status $got, $(cat err)"
+	[ "$(sed -n 1p s)" = "exit 0" ] || fail "SIGINT after the command exited: summary '$(cat s)'"
+	late --repeat 3
+	[ "$got" -eq 137 ] || fail "SIGINT between runs: status $got, $(cat err)"
+	[ "$(sed -n 1p s)" = "exit 137" ] || fail "SIGINT between runs: summary '$(cat s)'"
+	[ "$(summary_value s n-runs)" = 1 ] || fail "SIGINT between runs: $(summary_value s n-runs) runs"
+	[ "$(cat out)" = ran ] || fail "SIGINT between runs: the output of run 1 is '$(cat out)'"
+fi
 exit 0

@@ -66,7 +66,8 @@ static void note_counters(const struct ti_options *c, const struct ti_record *r,
 		if (k->err && (c->verbose || user_events))
 			fprintf(stderr, "timeit: note: event %s skipped: %s\n", k->name,
 				strerror(k->err));
-		else if (k->opened && !k->counted && (c->verbose || user_events))
+		else if (k->opened && !k->counted && (c->verbose || user_events) &&
+			 r->end != TI_END_EXEC_FAILED && r->end != TI_END_SETUP_FAILED)
 			fprintf(stderr, "timeit: note: event %s was never scheduled (not counted)\n",
 				k->name);
 		else if (k->counted && k->running < k->enabled)
@@ -458,6 +459,7 @@ int main(int argc, char **argv)
 	struct ti_repeat_opts ro = { c.warmup, c.repeat, c.keep_going, NULL, NULL };
 	struct ti_record *runs = calloc(c.repeat, sizeof *runs);
 	size_t nruns = 0;
+	bool stopped = false;
 
 	if (!runs) {
 		f.what = "malloc";
@@ -470,12 +472,20 @@ int main(int argc, char **argv)
 		rc = ti_repeat_run(&c.plan, &mo, &ro, runs, &nruns, &f);
 		if (ro.progress)
 			fputs("\r\033[K", stderr);
-		if (rc == 0 && (rc = ti_repeat_aggregate(runs, nruns, &agg)) < 0) {
+		stopped = rc == TI_REPEAT_STOPPED;
+		if (rc >= 0 && (rc = ti_repeat_aggregate(runs, nruns, &agg)) < 0) {
 			f.what = "malloc";
 			f.err = -rc;
 			rc = -1;
 		}
 		r = agg.median;
+		/* Stopped by a signal between runs: the runs done stand, and
+		 * timeit ends as if the signal had come during one (137). */
+		if (stopped && r.end != TI_END_INTERRUPTED) {
+			r.end = TI_END_INTERRUPTED;
+			r.stop_signal = ti_spawn_stop_signal();
+			ti_record_set_status(&r);
+		}
 	}
 	if (rc < 0) {
 		if (rc == TI_MEASURE_EVENT)
