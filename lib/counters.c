@@ -58,7 +58,9 @@ static int open_one(const struct ti_perf_ops *ops, const struct ti_event *e, pid
 		a.exclude_guest = 0;
 		fd = ops->open(&a, pid, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
 	}
-	if (fd < 0 && (errno == EACCES || errno == EPERM) && !a.exclude_kernel) {
+	/* Only an event that counts user mode has a user-only form: a :k
+	 * event would be left counting nothing. */
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !a.exclude_kernel && !a.exclude_user) {
 		a.exclude_kernel = 1;
 		a.exclude_hv = 1;
 		fd = ops->open(&a, pid, -1, group_fd, PERF_FLAG_FD_CLOEXEC);

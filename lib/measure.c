@@ -97,7 +97,10 @@ int ti_measure(const struct ti_plan *plan, const struct ti_measure_opts *o,
 		ti_counters_read(&ctr);
 		ti_counters_close(&ctr);
 		ti_counters_to_record(&ctr, r);
-		for (size_t i = 0; o->strict_events && i < r->ncounts; i++) {
+		/* A command that never executed counted nothing, and is
+		 * reported as such (127, 126, 66), not as an event failure. */
+		bool ran = r->end != TI_END_EXEC_FAILED && r->end != TI_END_SETUP_FAILED;
+		for (size_t i = 0; o->strict_events && ran && i < r->ncounts; i++) {
 			if (!r->counts[i].counted) {
 				f->what = o->events->ev[i].name;
 				f->err = r->counts[i].err;

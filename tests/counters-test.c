@@ -137,6 +137,14 @@ int main(void)
 	ti_counters_open(&c, &fake_perf, &l, 42);
 	TAP_OK(fake_last_attr[0].exclude_kernel && !c.count[0].user_only, ":u event not retried");
 
+	/* Nor one that asked for :k: user-only, it would count nothing. */
+	fake_reset();
+	raw_events(&l, "r0:k");
+	fake_scripts[0].open_errno = EACCES;
+	n = ti_counters_open(&c, &fake_perf, &l, 42);
+	TAP_OK(n == 0 && !fake_last_attr[0].exclude_kernel && !c.count[0].user_only &&
+	       c.count[0].err == EACCES, ":k event not retried user-only");
+
 	/* EMFILE: stop opening, every later event marked, the opened ones kept. */
 	fake_reset();
 	raw_events(&l, "r0,r1,r2,r3");

@@ -54,6 +54,12 @@ else
 	expect_status 0 "$TIMEIT" --strict-events -e task-clock,cycles --summary s3 "$AUX" exit 0
 fi
 expect_status 0 "$TIMEIT" --strict-events -e task-clock,cs --summary s3 "$AUX" exit 0
+# A command that cannot be executed counted nothing: 127 or 126 as always,
+# not an event failure, and no "never scheduled" note.
+expect_status 127 "$TIMEIT" --strict-events -e task-clock --summary s3 ./no-such-command 2>err
+[ "$(summary_value s3 exit)" = 127 ] || fail "--strict-events, exec failure: $(cat s3)"
+expect_status 127 "$TIMEIT" -e task-clock --summary s3 ./no-such-command 2>err
+grep -q "never scheduled" err && fail "exec failure noted as never scheduled: $(cat err)"
 
 # libpfm4 strings, when built with it.
 if "$TIMEIT" --version | grep -q '^libpfm4: yes'; then
