@@ -232,6 +232,21 @@ static int open_redirects(const struct ti_plan *plan, int redir[3], struct ti_fa
 			goto fail;
 		}
 	}
+	/* The same file by another name (./out, a link): one descriptor for
+	 * both streams too, or each would overwrite the other's output. */
+	if (redir[1] >= 0 && redir[2] >= 0 && redir[2] != redir[1]) {
+		struct stat so, se;
+		if (fstat(redir[1], &so) == 0 && fstat(redir[2], &se) == 0 &&
+		    S_ISREG(so.st_mode) && so.st_dev == se.st_dev && so.st_ino == se.st_ino) {
+			int shared = fcntl(redir[1], F_DUPFD_CLOEXEC, 0);
+			if (shared < 0) {
+				f->what = plan->redirect_stderr;
+				goto fail;
+			}
+			close(redir[2]);
+			redir[2] = shared;
+		}
+	}
 	if (truncate_output(redir[1]) < 0) {
 		f->what = plan->redirect_stdout;
 		goto fail;

@@ -427,8 +427,10 @@ exec 3<&0 4>&1 5>&2
 [ "$o_in_set" = 0 ] || exec 3<"$o_in"
 [ "$o_stdout_set" = 0 ] || exec 4>"$o_stdout"
 if [ "$o_stderr_set" = 1 ]; then
-	if [ "$o_stdout_set" = 1 ] && [ "$o_stderr" = "$o_stdout" ]; then
-		# One fd for both, so their writes interleave.
+	if [ "$o_stdout_set" = 1 ] &&
+		{ [ "$o_stderr" = "$o_stdout" ] || same_file "$o_stderr" "$o_stdout"; }; then
+		# One fd for both, also for two names of one file, so their
+		# writes interleave.
 		exec 5>&4
 	else
 		exec 5>"$o_stderr"

@@ -168,6 +168,7 @@ case_ --summary S --chdir /nonexistent "$AUX" exit 0
 case_ --summary S --redirect-input /nonexistent/in "$AUX" exit 0
 case_ --summary S --redirect-stdout out --redirect-stderr /nonexistent/err "$AUX" exit 0
 case_ --summary S --redirect-output S "$AUX" exit 0
+case_ --summary S --redirect-stdout out --redirect-stderr ./out "$AUX" print 1 eprint 2 print 3
 case_ --summary S --redirect-input ../in --redirect-stdout ./../in "$AUX" exit 0
 case_ --summary /nonexistent/S "$AUX" exit 0
 case_ --summary S --append-exitstatus --redirect-output out "$AUX" print hi eprint ho exit 5

@@ -33,10 +33,15 @@ check e1 2 4
 expect_status 0 "$TIMEIT" --summary s --redirect-stdout same --redirect-stderr same \
 	"$AUX" print 1 eprint 2 print 3 eprint 4
 check same 1 2 3 4
-# Two spellings of the same path do not: only the same string is
-# recognised, like the reference.  Whatever ends up there, timeit works.
+# So do two spellings of the same file (./same, a symlink), which the
+# reference opens twice, each stream overwriting the other.
 expect_status 0 "$TIMEIT" --summary s --redirect-stdout same --redirect-stderr ./same \
-	"$AUX" print 1 eprint 2
+	"$AUX" print 1 eprint 2 print 3 eprint 4
+check same 1 2 3 4
+ln -s same same.link
+expect_status 0 "$TIMEIT" --summary s --redirect-stdout same.link --redirect-stderr same \
+	"$AUX" print 1 eprint 2 print 3 eprint 4
+check same 1 2 3 4
 
 # --redirect-stderr alone works (DECISION: it crashes the reference) and
 # leaves stdout alone; likewise --redirect-stdout alone.
