@@ -28,15 +28,18 @@ int64_t ti_clock_real_ns(void)
 
 const char *ti_tsc_kind(void)
 {
-	return "rdtscp";
+	return "rdtsc";
 }
 
 uint64_t ti_tsc_read(void)
 {
-	uint32_t lo, hi, aux;
+	uint32_t lo, hi;
 
-	/* rdtscp waits for earlier instructions; plain rdtsc does not. */
-	__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
+	/* rdtsc is in every x86-64 CPU; rdtscp is not (some CPUs and VMs lack
+	 * it: SIGILL), and asking cpuid first traps to the hypervisor.  lfence
+	 * keeps rdtsc from running ahead of earlier instructions (Intel SDM
+	 * vol. 2, RDTSC; Linux makes lfence dispatch-serializing on AMD). */
+	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
 	return (uint64_t)hi << 32 | lo;
 }
 

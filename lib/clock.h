@@ -9,7 +9,7 @@
 int64_t ti_clock_mono_ns(void);
 int64_t ti_clock_real_ns(void);
 
-/* Name of the timestamp counter this build reads ("rdtscp", "cntvct_el0"),
+/* Name of the timestamp counter this build reads ("rdtsc", "cntvct_el0"),
  * or NULL when there is none.  It counts fixed-rate reference ticks, never
  * core cycles. */
 const char *ti_tsc_kind(void);

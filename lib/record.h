@@ -63,7 +63,7 @@ struct ti_record {
 	enum ti_source source;
 
 	bool tsc_valid;
-	const char *tsc_kind;		/* "rdtscp", "cntvct_el0", ... */
+	const char *tsc_kind;		/* "rdtsc", "cntvct_el0", ... */
 	uint64_t tsc_ticks;
 
 	size_t ncounts;

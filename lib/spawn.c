@@ -477,8 +477,10 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 
 	r->pid = ch->pid;
 	/* Raw ticks; lib/measure.c decides whether they are reported. */
-	r->tsc_kind = ti_tsc_kind();
-	r->tsc_ticks = tsc1 - tsc0;
+	/* An invariant TSC is synchronised across CPUs, but if timeit moved
+	 * to one that is behind, the difference would wrap: no ticks then. */
+	r->tsc_kind = tsc1 >= tsc0 ? ti_tsc_kind() : NULL;
+	r->tsc_ticks = tsc1 >= tsc0 ? tsc1 - tsc0 : 0;
 	/* ru_maxrss is in KiB on Linux. */
 	r->maxrss_bytes = (uint64_t)r->ru.ru_maxrss * 1024;
 	r->real_s = (double)(r->end_ns - r->start_ns) / 1e9;
