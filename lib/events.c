@@ -64,6 +64,14 @@ bool ti_event_is_time(const struct ti_event *e)
 	return e->type == TI_TYPE_SOFTWARE && (e->config == 0 || e->config == 1);
 }
 
+bool ti_event_name_is_time(const char *name)
+{
+	size_t n = strcspn(name, ":");
+
+	return (n == 10 && strncmp(name, "task-clock", n) == 0) ||
+	       (n == 9 && strncmp(name, "cpu-clock", n) == 0);
+}
+
 const char *ti_events_strerror(int code)
 {
 	switch (code) {

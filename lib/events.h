@@ -18,7 +18,7 @@ struct ti_event {
 	uint64_t config;
 	uint64_t config1, config2;	/* extra encoding (libpfm4 offcore events) */
 	bool exclude_user, exclude_kernel, exclude_hv;
-	int group;			/* events with the same group are read together */
+	int group;			/* events with the same group are scheduled together */
 	bool group_leader;
 };
 
@@ -41,8 +41,8 @@ enum {
  * copied to BAD (size BADLEN). */
 int ti_events_parse(const char *list, struct ti_event_list *out, char *bad, size_t badlen);
 
-/* The default events: task-clock, cycles, instructions, context-switches,
- * cpu-migrations, page-faults. */
+/* The default events: task-clock, cycles, instructions (context switches
+ * and page faults come from rusage instead, lib/measure.c). */
 void ti_events_default(struct ti_event_list *out);
 
 /* Text for a TI_EEVENT_* code. */
@@ -53,5 +53,9 @@ const char *ti_events_generic_name(size_t i);
 
 /* True for events whose value is a time in nanoseconds (task-clock, cpu-clock). */
 bool ti_event_is_time(const struct ti_event *e);
+
+/* The same for an event by its name as written, modifiers included
+ * ("task-clock:u"), for records that keep only the name. */
+bool ti_event_name_is_time(const char *name);
 
 #endif

@@ -7,11 +7,6 @@
 #include "clock.h"
 #include "measure.h"
 
-static double tv_s(struct timeval tv)
-{
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
 const struct ti_count *ti_record_count(const struct ti_record *r, const char *name)
 {
 	for (size_t i = 0; i < r->ncounts; i++)
@@ -126,9 +121,9 @@ int ti_measure(const struct ti_plan *plan, const struct ti_measure_opts *o,
 		r->user_s = tc->scaled / 1e9;
 	} else {
 		r->source = TI_SOURCE_RUSAGE;
-		r->user_s = tv_s(r->ru.ru_utime);
+		r->user_s = ti_tv_s(r->ru.ru_utime);
 	}
-	r->sys_s = tv_s(r->ru.ru_stime);
+	r->sys_s = ti_tv_s(r->ru.ru_stime);
 
 	/* The timestamp counter is the portable path's clock, and the rate the
 	 * noise screen compares cycles with.  Next to task-clock alone it would

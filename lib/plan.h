@@ -28,8 +28,9 @@ struct ti_plan {
 	uint64_t timeout_s;		/* 0: none */
 	bool limit_set[TI_LIMIT_COUNT];
 	uint64_t limit[TI_LIMIT_COUNT];
-	/* Noise control, applied by the child just before exec (lib/spawn.c):
-	 * two system calls, whose effects last through exec. */
+	/* Noise control (lib/spawn.c): the CPUs are set on timeit itself
+	 * before the run and inherited; ASLR is turned off by the child just
+	 * before exec.  Both last through exec. */
 	bool pin;			/* --cpu: sched_setaffinity(cpus) */
 	cpu_set_t cpus;
 	bool no_aslr;			/* --no-aslr: personality(ADDR_NO_RANDOMIZE) */

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/types.h>
 
 #include "plan.h"
@@ -54,7 +55,7 @@ struct ti_record {
 	int no_aslr_errno;		/* --no-aslr: why personality() failed, or 0 */
 
 	pid_t pid;
-	int64_t start_ns, end_ns;	/* CLOCK_MONOTONIC, release to reap */
+	int64_t start_ns, end_ns;	/* CLOCK_MONOTONIC, before vfork and after the reap */
 	int64_t start_realtime_ns, end_realtime_ns;
 	struct rusage ru;		/* from wait4 on the child */
 	uint64_t maxrss_bytes;
@@ -73,5 +74,11 @@ struct ti_record {
 
 /* The counter named NAME if it was counted, else NULL. */
 const struct ti_count *ti_record_count(const struct ti_record *r, const char *name);
+
+/* A struct timeval (rusage times) in seconds. */
+static inline double ti_tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events.h"
 #include "noise.h"
 #include "repeat.h"
 #include "spawn.h"
@@ -27,13 +28,6 @@ static int metric(struct ti_repeat_metric *m, const double *x, size_t n)
 	m->min = s.min;
 	m->mad = s.mad;
 	return 0;
-}
-
-static bool is_time_event(const char *name)
-{
-	size_t n = strcspn(name, ":");
-	return (n == 10 && strncmp(name, "task-clock", n) == 0) ||
-	       (n == 9 && strncmp(name, "cpu-clock", n) == 0);
 }
 
 int ti_repeat_aggregate(const struct ti_record *runs, size_t n, struct ti_repeat_agg *a)
@@ -115,7 +109,7 @@ int ti_repeat_aggregate(const struct ti_record *runs, size_t n, struct ti_repeat
 			continue;
 		struct ti_repeat_metric *mt = &a->metric[a->nmetrics++];
 		ti_summary_key(mc->name, mt->key, sizeof mt->key);
-		mt->is_time = is_time_event(mc->name);
+		mt->is_time = ti_event_name_is_time(mc->name);
 		if ((rc = metric(mt, x, k)) < 0)
 			goto out;
 		mc->scaled = mt->median;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "events.h"
 #include "noise.h"
 #include "summary.h"
 
@@ -23,13 +24,6 @@ void ti_summary_key(const char *name, char *out, size_t len)
 		}
 	}
 	snprintf(out, len, "%s", name);
-}
-
-static bool is_time_event(const char *name)
-{
-	size_t n = strcspn(name, ":");
-	return (n == 10 && strncmp(name, "task-clock", n) == 0) ||
-	       (n == 9 && strncmp(name, "cpu-clock", n) == 0);
 }
 
 void ti_summary_format(struct ti_buf *b, const struct ti_record *r,
@@ -50,7 +44,7 @@ void ti_summary_format(struct ti_buf *b, const struct ti_record *r,
 		if (!k->counted)
 			continue;
 		ti_summary_key(k->name, key, sizeof key);
-		if (is_time_event(k->name))
+		if (ti_event_name_is_time(k->name))
 			ti_buf_printf(b, "%-10s %.6f\n", key, k->scaled / 1e9);
 		else
 			ti_buf_printf(b, "%-10s %.0f\n", key, k->scaled);
@@ -87,11 +81,6 @@ static const char *end_name(enum ti_end e)
 	case TI_END_SETUP_FAILED: return "setup-failed";
 	}
 	return "unknown";
-}
-
-static double tv_s(struct timeval tv)
-{
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
 static void json_time(struct ti_json *j, const char *key, int64_t ns)
@@ -132,8 +121,8 @@ void ti_json_record(struct ti_json *j, const char *key, const struct ti_record *
 	json_time(j, "end_time", r->end_realtime_ns);
 
 	ti_json_object(j, "rusage");
-	ti_json_double(j, "utime", tv_s(r->ru.ru_utime));
-	ti_json_double(j, "stime", tv_s(r->ru.ru_stime));
+	ti_json_double(j, "utime", ti_tv_s(r->ru.ru_utime));
+	ti_json_double(j, "stime", ti_tv_s(r->ru.ru_stime));
 	ti_json_int(j, "maxrss_kib", r->ru.ru_maxrss);
 	ti_json_int(j, "minflt", r->ru.ru_minflt);
 	ti_json_int(j, "majflt", r->ru.ru_majflt);
