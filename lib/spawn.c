@@ -368,8 +368,9 @@ static void arm_timeout(uint64_t seconds)
 	struct itimerval it;
 
 	memset(&it, 0, sizeof it);
-	/* A timeout too large for time_t is no timeout at all. */
-	if (seconds > (uint64_t)INT32_MAX * 16)
+	/* A timeout too large for time_t (32 bits on some systems) is no
+	 * timeout at all: 68 years and more. */
+	if (seconds > (uint64_t)INT32_MAX)
 		return;
 	it.it_value.tv_sec = (time_t)seconds;
 	setitimer(ITIMER_REAL, &it, NULL);

@@ -35,7 +35,7 @@ void ti_summary_format(struct ti_buf *b, const struct ti_record *r,
 	ti_buf_printf(b, "%-10s %.4f\n", "user", r->user_s);
 	ti_buf_printf(b, "%-10s %.4f\n", "sys", r->sys_s);
 	if (o->report_maxrss)
-		ti_buf_printf(b, "%-10s %lu\n", "maxrss", (unsigned long)r->maxrss_bytes);
+		ti_buf_printf(b, "%-10s %" PRIu64 "\n", "maxrss", r->maxrss_bytes);
 
 	for (size_t i = 0; i < r->ncounts; i++) {
 		const struct ti_count *k = &r->counts[i];
@@ -66,7 +66,7 @@ void ti_report_format(struct ti_buf *b, const struct ti_record *r, bool posix,
 	}
 	ti_buf_printf(b, "%12.4f real %12.4f user %12.4f sys", r->real_s, r->user_s, r->sys_s);
 	if (o->report_maxrss)
-		ti_buf_printf(b, " %12lu maxrss", (unsigned long)r->maxrss_bytes);
+		ti_buf_printf(b, " %12" PRIu64 " maxrss", r->maxrss_bytes);
 	ti_buf_printf(b, "\n");
 }
 

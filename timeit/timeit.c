@@ -100,8 +100,8 @@ static void report_end(const struct ti_options *c, const struct ti_record *r)
 	for (int l = 0; l < TI_LIMIT_COUNT; l++) {
 		if (!r->limit_failed[l])
 			continue;
-		unsigned long v = (unsigned long)c->plan.limit[l];
-		fprintf(stderr, "timeit: warning: unable to set limit for %s (to {%lu, %lu})\n",
+		unsigned long long v = (unsigned long long)c->plan.limit[l];
+		fprintf(stderr, "timeit: warning: unable to set limit for %s (to {%llu, %llu})\n",
 			ti_limit_name((enum ti_limit)l), v, v);
 	}
 	switch (r->end) {
