@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
 #include <sys/resource.h>
@@ -122,8 +123,8 @@ static void tell(int fd, int stage, int value)
 /* The child between vfork and exec.  It shares timeit's memory while timeit
  * is suspended, so it only makes system calls and writes nothing but its
  * own stack; it never returns. */
-static __attribute__((noreturn)) void child(const struct ti_plan *plan, int status_fd,
-					    const int redir[3], int dir, const sigset_t *reset)
+static __attribute__((noreturn)) void child(const struct ti_plan *plan,
+					    const struct ti_child *ch)
 {
 	sigset_t none;
 
@@ -133,37 +134,26 @@ static __attribute__((noreturn)) void child(const struct ti_plan *plan, int stat
 	 * timeit's handlers must not run here (they would write its memory)
 	 * once the mask is cleared. */
 	for (int s = 1; s < NSIG; s++)
-		if (sigismember(reset, s) == 1)
+		if (sigismember(&ch->reset, s) == 1)
 			signal(s, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 
 	/* A shared stdout/stderr file arrives as one fd in both slots. */
 	for (int i = 0; i < 3; i++) {
-		if (redir[i] >= 0 && dup2(redir[i], i) < 0) {
-			tell(status_fd, ST_REDIRECT, errno);
+		if (ch->redir[i] >= 0 && dup2(ch->redir[i], i) < 0) {
+			tell(ch->status_wfd, ST_REDIRECT, errno);
 			_exit(66);
 		}
 	}
-	for (int l = 0; l < TI_LIMIT_COUNT; l++) {
-		struct rlimit rl;
-
-		if (!plan->limit_set[l])
-			continue;
-		if (getrlimit(rlimit_resource[l], &rl) == 0) {
-			rlim_t v = (rlim_t)plan->limit[l];
-			if (rl.rlim_max != RLIM_INFINITY && v > rl.rlim_max)
-				v = rl.rlim_max;
-			rl.rlim_cur = rl.rlim_max = v;
-			if (setrlimit(rlimit_resource[l], &rl) == 0)
-				continue;
-		}
-		tell(status_fd, ST_LIMIT, l);
-	}
+	/* The values were worked out by ti_spawn_start. */
+	for (int l = 0; l < TI_LIMIT_COUNT; l++)
+		if (ch->lim_set[l] && setrlimit(rlimit_resource[l], &ch->lim[l]) < 0)
+			tell(ch->status_wfd, ST_LIMIT, l);
 	/* Opened and checked by ti_spawn_start, so this rarely fails (the
 	 * directory's permissions changed since). */
-	if (dir >= 0 && fchdir(dir) < 0) {
-		tell(status_fd, ST_CHDIR, errno);
+	if (ch->dir >= 0 && fchdir(ch->dir) < 0) {
+		tell(ch->status_wfd, ST_CHDIR, errno);
 		_exit(66);
 	}
 	/* ADDR_NO_RANDOMIZE takes effect at the exec below (setarch -R does
@@ -171,10 +161,13 @@ static __attribute__((noreturn)) void child(const struct ti_plan *plan, int stat
 	if (plan->no_aslr) {
 		int persona = personality(0xffffffff);
 		if (persona == -1 || personality((unsigned long)persona | ADDR_NO_RANDOMIZE) == -1)
-			tell(status_fd, ST_ASLR, errno);
+			tell(ch->status_wfd, ST_ASLR, errno);
 	}
-	execvp(plan->argv[0], plan->argv);
-	tell(status_fd, ST_EXEC, errno);
+	/* CH->FILE is the command found in PATH already when it could be
+	 * (a path with a slash: execvp searches no more, and still runs a
+	 * script without #! through /bin/sh). */
+	execvp(ch->file, plan->argv);
+	tell(ch->status_wfd, ST_EXEC, errno);
 	_exit(errno == ENOENT || errno == ENOTDIR ? 127 : 126);
 }
 
@@ -288,6 +281,69 @@ static int pin(const struct ti_plan *plan, struct ti_failure *f)
 	return -1;
 }
 
+/* The rlimits the child sets: each given limit as both soft and hard,
+ * lowered to the current hard limit (an unprivileged process cannot raise
+ * it).  Worked out here so the child makes one system call per limit; a
+ * limit whose current value cannot be read is reported as not set. */
+static void prepare_limits(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r)
+{
+	for (int l = 0; l < TI_LIMIT_COUNT; l++) {
+		struct rlimit *rl = &ch->lim[l];
+
+		ch->lim_set[l] = false;
+		if (!plan->limit_set[l])
+			continue;
+		if (getrlimit(rlimit_resource[l], rl) < 0) {
+			r->limit_failed[l] = true;
+			continue;
+		}
+		rlim_t v = (rlim_t)plan->limit[l];
+		if (rl->rlim_max != RLIM_INFINITY && v > rl->rlim_max)
+			v = rl->rlim_max;
+		rl->rlim_cur = rl->rlim_max = v;
+		ch->lim_set[l] = true;
+	}
+}
+
+/* The command's file, looked up in PATH here instead of by execvp on the
+ * measured path (each directory it tries costs a failed execve).  Only
+ * absolute PATH entries are tried: at the first relative one (or "", the
+ * current directory, which --chdir changes) the child's execvp searches
+ * itself, as it does when nothing is found (and then fails with the right
+ * errno).  PATH unset means glibc's default, confstr(_CS_PATH). */
+static void resolve_command(const char *file, struct ti_child *ch)
+{
+	const char *p = getenv("PATH");
+	size_t flen = strlen(file);
+
+	ch->file = file;
+	if (!*file || strchr(file, '/'))
+		return;
+	if (!p)
+		p = "/bin:/usr/bin";
+	for (;;) {
+		const char *end = strchr(p, ':');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		struct stat st;
+
+		if (n == 0 || p[0] != '/')
+			return;
+		if (n + 1 + flen < sizeof ch->path) {
+			memcpy(ch->path, p, n);
+			ch->path[n] = '/';
+			memcpy(ch->path + n + 1, file, flen + 1);
+			if (stat(ch->path, &st) == 0 && S_ISREG(st.st_mode) &&
+			    access(ch->path, X_OK) == 0) {
+				ch->file = ch->path;
+				return;
+			}
+		}
+		if (!end)
+			return;
+		p = end + 1;
+	}
+}
+
 /* --chdir, resolved before anything runs.  O_PATH needs no read
  * permission on the directory (chdir does not either); looking up "." in
  * it needs the search permission chdir needs, checked for the same ids by
@@ -320,7 +376,6 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 {
 	int st[2];
 
-	(void)r;
 	ch->pid = -1;
 	ch->status_fd = ch->status_wfd = -1;
 	ch->dir = -1;
@@ -344,6 +399,8 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 	}
 	ch->status_fd = st[0];
 	ch->status_wfd = st[1];
+	prepare_limits(plan, ch, r);
+	resolve_command(plan->argv[0], ch);
 	child_pgid = 0;
 	timed_out = 0;
 	install_handlers();
@@ -438,7 +495,7 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 	tsc0 = ti_tsc_read();
 	ch->pid = vfork();
 	if (ch->pid == 0)
-		child(plan, ch->status_wfd, ch->redir, ch->dir, &ch->reset);
+		child(plan, ch);
 	err = errno;
 	if (ch->pid > 0) {
 		/* vfork: the child has set its group and executed by now, so

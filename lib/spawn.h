@@ -2,7 +2,10 @@
 #ifndef TI_SPAWN_H
 #define TI_SPAWN_H
 
+#include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "plan.h"
@@ -22,6 +25,10 @@ struct ti_child {
 	int redir[3];		/* fds opened for the child's 0, 1, 2, or -1 */
 	int dir;		/* the --chdir directory (O_PATH), or -1 */
 	sigset_t reset;		/* signals the child resets to SIG_DFL */
+	struct rlimit lim[TI_LIMIT_COUNT];	/* what the child sets, */
+	bool lim_set[TI_LIMIT_COUNT];		/* for these limits */
+	const char *file;	/* what the child executes: PATH or argv[0] */
+	char path[PATH_MAX];	/* the command found in PATH */
 };
 
 /* Prepare a run: move timeit onto the --cpu CPUs (the child inherits

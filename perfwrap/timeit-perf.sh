@@ -651,7 +651,7 @@ case $end in
 timeout) echo "TIMING OUT PROCESS: $cmd0" >&2 ;;
 interrupted) echo "received signal $stop_signal. killing monitored process(es)" >&2 ;;
 signaled) echo "error: child terminated by signal $signal" >&2 ;;
-exec) echo "$prog: execvp: $rest" >&2 ;;
+exec) echo "$prog: execv: $rest" >&2 ;;
 setup) echo "$prog: $what $rest" >&2 ;;
 esac
 

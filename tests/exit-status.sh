@@ -58,7 +58,7 @@ for c in ./missing ./noexec ./adir ./noexec/x; do
 			run $want "$c" arg
 		fi
 		grep -q "$c" err || fail "$c: stderr does not name the command: $(cat err)"
-		grep -q "execvp" err || fail "$c: stderr does not say execvp failed: $(cat err)"
+		grep -q "execv: " err || fail "$c: stderr does not say execv failed: $(cat err)"
 	done
 done
 # Not found in PATH: 127.  execvp fails with EACCES (126) when a PATH
@@ -71,6 +71,22 @@ expect_status 127 env PATH="$tmp/emptybin" "$TIMEIT" --summary s --redirect-outp
 [ "$(sed -n 1p s)" = "exit 127" ] || fail "command not in PATH: summary says $(sed -n 1p s)"
 [ ! -s out ] || fail "command not in PATH: the error went to the command's output"
 grep -q "no-such-command-in-path" err || fail "command not in PATH: stderr is '$(cat err)'"
+# A command found in PATH is looked up before the measured run: the child
+# executes it at once, without a failed execve per directory tried.
+if command -v strace > /dev/null 2>&1 && strace -o /dev/null true 2> /dev/null; then
+	mkdir -p bin2
+	cp "$AUX" bin2/aux-in-path
+	env PATH="$tmp/emptybin:$tmp/bin2" "$(command -v strace)" -f -e trace=execve -o trace \
+		"$TIMEIT" --summary s aux-in-path exit 0 2>err || fail "PATH run: $(cat err)"
+	[ "$(grep -c 'execve(' trace)" = 2 ] ||
+		fail "the command was searched for on the measured path: $(grep 'execve(' trace)"
+	grep -q "execve(\"$tmp/bin2/aux-in-path\"" trace || fail "PATH run: $(cat trace)"
+fi
+# A relative PATH entry is the child's business: it is relative to the
+# --chdir directory, where execvp looks.
+mkdir -p cwdbin
+cp "$AUX" cwdbin/aux-here
+expect_status 0 env PATH=".:$PATH" "$TIMEIT" --summary s --chdir cwdbin aux-here exit 0
 # 126/127 also with stderr write-only, the case the reference gets wrong.
 rm -f s
 expect_status 127 "$TIMEIT" --summary s ./missing 2>/dev/null

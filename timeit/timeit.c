@@ -115,7 +115,8 @@ static void report_end(const struct ti_options *c, const struct ti_record *r)
 		fprintf(stderr, "error: child terminated by signal %d\n", r->term_signal);
 		break;
 	case TI_END_EXEC_FAILED:
-		fprintf(stderr, "timeit: execvp: %s: %s\n", c->plan.argv[0], strerror(r->setup_errno));
+		/* "execv:" is what the reference says (spec/compat.md). */
+		fprintf(stderr, "timeit: execv: %s: %s\n", c->plan.argv[0], strerror(r->setup_errno));
 		break;
 	case TI_END_SETUP_FAILED:
 		if (strcmp(r->setup_what, "chdir") == 0)
