@@ -76,7 +76,9 @@ grep -q "no-such-command-in-path" err || fail "command not in PATH: stderr is '$
 if command -v strace > /dev/null 2>&1 && strace -o /dev/null true 2> /dev/null; then
 	mkdir -p bin2
 	cp "$AUX" bin2/aux-in-path
-	env PATH="$tmp/emptybin:$tmp/bin2" "$(command -v strace)" -f -e trace=execve -o trace \
+	# LeakSanitizer cannot run under ptrace (a sanitizer build's timeit).
+	env PATH="$tmp/emptybin:$tmp/bin2" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		"$(command -v strace)" -f -e trace=execve -o trace \
 		"$TIMEIT" --summary s aux-in-path exit 0 2>err || fail "PATH run: $(cat err)"
 	[ "$(grep -c 'execve(' trace)" = 2 ] ||
 		fail "the command was searched for on the measured path: $(grep 'execve(' trace)"

@@ -92,7 +92,9 @@ fi
 if command -v strace > /dev/null 2>&1 && strace -o /dev/null true 2> /dev/null; then
 	late() {
 		rm -f pf s out
-		strace -o /dev/null -e trace=wait4 -e inject=wait4:delay_exit=1500000 \
+		# LeakSanitizer cannot run under ptrace (a sanitizer build).
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			strace -o /dev/null -e trace=wait4 -e inject=wait4:delay_exit=1500000 \
 			"$TIMEIT" --summary s "$@" --redirect-output out "$AUX" pidfile pf print ran \
 			exit 0 2> err &
 		spid=$!
