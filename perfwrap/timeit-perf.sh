@@ -153,7 +153,9 @@ errno_guess() {
 
 # ---- options (timeit/timeit.c parse_args) ----
 o_posix=0 o_timeout=0 o_chdir='' o_chdir_set=0 o_summary='' o_summary_set=0
-o_in='' o_in_set=0 o_out='' o_out_set=0 o_stdout='' o_stdout_set=0
+# The option each redirect path came from names it in errors, as in timeit.
+stdout_opt=--redirect-stdout stderr_opt=--redirect-stderr
+o_in='' o_in_set=0 o_stdout='' o_stdout_set=0
 o_stderr='' o_stderr_set=0 o_append=0 o_maxrss=0 o_events='' o_events_set=0
 o_fallback=0 o_quiet=0 o_verbose=0
 limits=		# "name=N ..." in command-line order, last one wins later
@@ -200,9 +202,12 @@ while [ $# -gt 0 ]; do
 	-c | --chdir) o_chdir=$value o_chdir_set=1 ;;
 	--summary) o_summary=$value o_summary_set=1 ;;
 	--redirect-input) o_in=$value o_in_set=1 ;;
-	--redirect-output) o_out=$value o_out_set=1 ;;
-	--redirect-stdout) o_stdout=$value o_stdout_set=1 ;;
-	--redirect-stderr) o_stderr=$value o_stderr_set=1 ;;
+	# The last of these wins for each stream (timeit/options.c).
+	--redirect-output)
+		o_stdout=$value o_stdout_set=1 stdout_opt=--redirect-output
+		o_stderr=$value o_stderr_set=1 stderr_opt=--redirect-output ;;
+	--redirect-stdout) o_stdout=$value o_stdout_set=1 stdout_opt=--redirect-stdout ;;
+	--redirect-stderr) o_stderr=$value o_stderr_set=1 stderr_opt=--redirect-stderr ;;
 	--append-exitstatus) o_append=1 ;;
 	--report-maxrss) o_maxrss=1 ;;
 	--limit-*) number "$name" "$value"; limits="$limits ${name#--limit-}=$num" ;;
@@ -215,13 +220,6 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || usage_error "no command (or arguments) was given"
 
-# --redirect-output is both streams; an explicit -stdout/-stderr wins.
-# The option each path came from names it in errors, as timeit does.
-stdout_opt=--redirect-stdout stderr_opt=--redirect-stderr
-if [ "$o_out_set" = 1 ]; then
-	[ "$o_stdout_set" = 1 ] || o_stdout=$o_out o_stdout_set=1 stdout_opt=--redirect-output
-	[ "$o_stderr_set" = 1 ] || o_stderr=$o_out o_stderr_set=1 stderr_opt=--redirect-output
-fi
 if [ "$o_append" = 1 ] && [ "$o_stdout_set" = 0 ]; then
 	die "--append-exitstatus needs --redirect-output or --redirect-stdout" 1
 fi
@@ -278,11 +276,30 @@ fi
 # ---- --summary: checked before the command runs; written atomically ----
 sum_target=
 sum_direct=0
-if [ "$o_summary_set" = 1 ]; then
+sum_fd=
+case $o_summary in
+/dev/stdin | /dev/fd/0 | /proc/self/fd/0) sum_fd=0 ;;
+/dev/stdout | /dev/fd/1 | /proc/self/fd/1) sum_fd=1 ;;
+/dev/stderr | /dev/fd/2 | /proc/self/fd/2) sum_fd=2 ;;
+esac
+if [ "$o_summary_set" = 1 ] && [ -z "$o_summary" ]; then
+	# Nothing to create: open(2) says ENOENT (lib/outfile.c).
+	die "--summary: : No such file or directory" 1
+elif [ "$o_summary_set" = 1 ] && [ -n "$sum_fd" ]; then
+	# One of the script's own descriptors: written through it, so the
+	# summary lands where the shell's other output to it goes (readlink
+	# in a command substitution would name its own pipe instead).
+	{ : >&"$sum_fd"; } 2>/dev/null || die "--summary: $o_summary: Bad file descriptor" 1
+	sum_direct=3
+elif [ "$o_summary_set" = 1 ]; then
 	sum_target=$o_summary
 	# Replace the file behind a symlink, keep the link (lib/outfile.c).
 	if [ -L "$sum_target" ]; then
-		sum_target=$(readlink -m -- "$sum_target") || sum_target=$o_summary
+		sum_target=$(readlink -m -- "$sum_target" 2>/dev/null) ||
+			die "--summary: $o_summary: Too many levels of symbolic links" 1
+		# readlink -m resolves a loop to a name that is still a link.
+		[ -L "$sum_target" ] &&
+			die "--summary: $o_summary: Too many levels of symbolic links" 1
 	fi
 	if [ -d "$sum_target" ]; then
 		die "--summary: $o_summary: Is a directory" 1
@@ -502,6 +519,11 @@ if [ "$e" = ENOENT ]; then
 elif [ -n "$e" ]; then
 	echo "126 $1: Permission denied" >"$t/fail"; exit 126
 fi
+# env reads a NAME=VALUE word even after "--": a command whose name has
+# a "=" is run through /bin/sh exec instead (one more exec, measured).
+case $1 in
+*=*) set -- /bin/sh -c "exec \"\$0\" \"\$@\"" "$@" ;;
+esac
 exec "$setsid" "$env" --default-signal -- "$@" 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-'
 
 cmd0=$1
@@ -762,6 +784,9 @@ if [ "$o_summary_set" = 0 ]; then
 	cat "$t/summary" >&2
 elif [ "$sum_direct" = 1 ]; then
 	cat "$t/summary" >>"$sum_target" ||
+		{ echo "$prog: --summary: $o_summary: write failed" >&2; status_out=66; }
+elif [ "$sum_direct" = 3 ]; then
+	cat "$t/summary" >&"$sum_fd" ||
 		{ echo "$prog: --summary: $o_summary: write failed" >&2; status_out=66; }
 elif [ "$sum_direct" = 2 ]; then
 	cat "$t/summary" >"$sum_target" ||

@@ -168,12 +168,35 @@ case_ --summary S --chdir /nonexistent "$AUX" exit 0
 case_ --summary S --redirect-input /nonexistent/in "$AUX" exit 0
 case_ --summary S --redirect-stdout out --redirect-stderr /nonexistent/err "$AUX" exit 0
 case_ --summary S --redirect-output S "$AUX" exit 0
+case_ --summary S --redirect-stdout o --redirect-output o2 "$AUX" print out eprint err
+case_ --summary S --redirect-output o2 --redirect-stdout o "$AUX" print out eprint err
+case_ --summary '' "$AUX" exit 0
 case_ --summary S --redirect-stdout out --redirect-stderr ./out "$AUX" print 1 eprint 2 print 3
 case_ --summary S --redirect-input ../in --redirect-stdout ./../in "$AUX" exit 0
 case_ --summary /nonexistent/S "$AUX" exit 0
 case_ --summary S --append-exitstatus --redirect-output out "$AUX" print hi eprint ho exit 5
 case_ --summary S --append-exitstatus --redirect-stdout out "$tmp/notexec"
 case_ --summary S "$AUX" fork 2
+
+# A command whose path has a "=" (env would take it for NAME=VALUE).
+mkdir -p "cfg=O2"
+cp "$AUX" "cfg=O2/prog"
+expect_status 0 "$PERFWRAP" --summary s "$tmp/cfg=O2/prog" print hello > out
+[ "$(cat out)" = hello ] || fail "timeit-perf: a command path with '=': '$(cat out)'"
+# A summary on the script's own stderr or stdout goes through that
+# descriptor: appended to a log, not renamed over it; into a pipe.
+echo previous > log
+expect_status 0 "$PERFWRAP" --summary /dev/stderr "$AUX" eprint cmd 2>> log
+[ "$(sed -n 1p log)" = previous ] && [ "$(sed -n 2p log)" = cmd ] &&
+	[ "$(sed -n 3p log)" = "exit 0" ] || fail "timeit-perf --summary /dev/stderr: $(cat log)"
+"$PERFWRAP" --summary /dev/stdout "$AUX" exit 0 | sed -n 1p > out
+[ "$(cat out)" = "exit 0" ] || fail "timeit-perf --summary /dev/stdout into a pipe: '$(cat out)'"
+# A symlink loop is refused before the run, as timeit does.
+ln -s loop2 loop1
+ln -s loop1 loop2
+expect_status 1 "$PERFWRAP" --summary loop1 "$AUX" pidfile pf 2> err
+[ ! -e pf ] || fail "timeit-perf --summary on a symlink loop ran the command"
+grep -q "Too many levels of symbolic links" err || fail "timeit-perf symlink loop: $(cat err)"
 
 # A summary name of NAME_MAX bytes (the temporary name must not grow).
 long=$(printf '%0255d' 0)
