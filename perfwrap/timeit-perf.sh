@@ -696,7 +696,14 @@ if [ "$o_append" = 1 ]; then
 	if printf 'exit %d\n' "$status" 2>/dev/null >>"$o_stdout"; then
 		status_out=0
 	else
-		echo "$prog: --append-exitstatus: $o_stdout: $(errno_guess "$o_stdout" w)" >&2
+		# It was opened for the run: a failure now is the write's
+		# (a full disk, /dev/full), unless the file went away since.
+		if [ -w "$o_stdout" ]; then
+			e="No space left on device"
+		else
+			e=$(errno_guess "$o_stdout" w)
+		fi
+		echo "$prog: --append-exitstatus: $o_stdout: $e" >&2
 		status_out=66
 	fi
 fi

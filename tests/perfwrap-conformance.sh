@@ -171,6 +171,7 @@ case_ --summary S --redirect-output S "$AUX" exit 0
 case_ --summary S --redirect-stdout o --redirect-output o2 "$AUX" print out eprint err
 case_ --summary S --redirect-output o2 --redirect-stdout o "$AUX" print out eprint err
 case_ --summary '' "$AUX" exit 0
+[ -w /dev/full ] && case_ --summary S --redirect-stdout /dev/full --append-exitstatus "$AUX" exit 0
 case_ --summary S --redirect-stdout out --redirect-stderr ./out "$AUX" print 1 eprint 2 print 3
 case_ --summary S --redirect-input ../in --redirect-stdout ./../in "$AUX" exit 0
 case_ --summary /nonexistent/S "$AUX" exit 0
