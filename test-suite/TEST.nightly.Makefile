@@ -19,8 +19,10 @@ report: $(ALL_SAMPLES)
 # Builds both sides (O/A, O/B), runs every sample A, B, A, B, ... one at a
 # time, so that drift of the machine hits both sides alike, then compares
 # with timeit-compare (table, O/ab.svg).  BASE and NEW are make arguments
-# for each side, quoted as for the shell.  AB_GATE=no: a significant
-# regression does not fail the target (the demo).
+# for each side, quoted as for the shell: only the compiler settings
+# (AB_SIDE_VARS, checked in Makefile) may differ, since every sample runs with the run settings
+# of make ab itself.  AB_GATE=no: a significant regression does not fail
+# the target (the demo).
 BASE ?=
 NEW ?=
 AB_GATE ?= yes
@@ -40,10 +42,11 @@ AB_PLAN = $(foreach i,$(SAMPLE_SEQ),\
 
 SIDE_MAKE = $(MAKE) --no-print-directory -f $(SRCDIR)/Makefile build
 
+# "+": the sub-makes share the jobserver of make -jN.
 ab: $(FPCMP)
-	@echo "A: $(BASE)"; eval "set -- $$AB_BASE"; \
+	+@echo "A: $(BASE)"; eval "set -- $$AB_BASE"; \
 		$(SIDE_MAKE) O=$(O)/A RESULTS=$(O)/A/results "$$@"
-	@echo "B: $(NEW)"; eval "set -- $$AB_NEW"; \
+	+@echo "B: $(NEW)"; eval "set -- $$AB_NEW"; \
 		$(SIDE_MAKE) O=$(O)/B RESULTS=$(O)/B/results "$$@"
 	@rm -f $(O)/A/results/*.time* $(O)/B/results/*.time*
 	$(file >$(O)/ab-plan.sh,$(AB_PLAN))

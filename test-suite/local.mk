@@ -4,7 +4,7 @@
 EXTRA_DIST += test-suite/README.md test-suite/Makefile test-suite/Makefile.config \
 	test-suite/TEST.nightly.Makefile test-suite/RunSafely.sh \
 	test-suite/tools/fpcmp.c test-suite/tools/report.sh test-suite/tools/ab.sh \
-	test-suite/tools/jsoncheck.awk
+	test-suite/tools/jsoncheck.awk test-suite/tools/clean.sh
 EXTRA_DIST += test-suite/SingleSource/Benchmarks/bench.mk \
 	test-suite/SingleSource/Benchmarks/exprparse.c \
 	test-suite/SingleSource/Benchmarks/exprparse.reference_output \
@@ -69,7 +69,7 @@ DEMO_DIR = $(abs_top_builddir)/demo
 DEMO_SAMPLES = 8
 .PHONY: demo
 demo: $(bin_PROGRAMS)
-	@$(MAKE) --no-print-directory -f $(abs_top_srcdir)/test-suite/Makefile ab \
+	+@$(MAKE) --no-print-directory -f $(abs_top_srcdir)/test-suite/Makefile ab \
 		O='$(DEMO_DIR)' TIMEIT='$(abs_top_builddir)/timeit/timeit' \
 		TIMEIT_COMPARE='$(abs_top_builddir)/timeit/timeit-compare' \
 		BASE="CC='$(CC)' CFLAGS=-O1" NEW="CC='$(CC)' CFLAGS=-O2" \

@@ -59,12 +59,57 @@ grep -q '"cflags": "-O2 -DUNUSED_MACRO=1"' "$tmp/same/B/report.json" ||
 grep -q 'SingleSource/Benchmarks/hash\|^hash' lnt.out || fail "hash missing from the LNT comparison"
 
 # Different code: nothing is marked; a run failure fails the target.
-make -s -f "$suite/Makefile" ab O="$tmp/diff" TIMEIT="$TIMEIT" TIMEIT_COMPARE="$compare" \
-	COMPARE_FLAGS=--no-color SIZE=small SAMPLES=1 BENCHMARKS=tak \
-	BASE='CFLAGS=-O0' NEW='CFLAGS=-O2' AB_GATE=no > diff.out
+# Each side's report holds what that side used: the CC and CFLAGS of make
+# ab itself unless the side sets its own, the side's LDFLAGS, the version
+# of its compiler, the start and revision of the whole run.  Under -j2 the
+# sides' makes share the jobserver.
+cat > mycc <<EOS
+#!/bin/sh
+exec cc "\$@"
+EOS
+chmod +x mycc
+make -s -j2 -f "$suite/Makefile" ab O="$tmp/diff" TIMEIT="$TIMEIT" TIMEIT_COMPARE="$compare" \
+	COMPARE_FLAGS=--no-color SIZE=small SAMPLES=1 BENCHMARKS=tak CC="$tmp/mycc" CFLAGS=-O0 \
+	BASE= NEW='CFLAGS=-O2 LDFLAGS=-s' AB_GATE=no > diff.out 2> diff.err
 if grep -q 'no code change' diff.out; then
 	fail "-O0 and -O2 binaries marked 'no code change'"
 fi
+! grep -q 'jobserver unavailable' diff.err || fail "make -j2 ab: $(cat diff.err)"
+ccv=$(cc --version | sed 1q)
+for side in A B; do
+	j=$tmp/diff/$side/report.json
+	grep -qF "\"cc\": \"$tmp/mycc\"," "$j" || fail "side $side: $(grep '"cc"' "$j")"
+	grep -qF "\"cc_version\": \"$ccv\"," "$j" || fail "side $side: $(grep '"cc_version"' "$j")"
+	grep '"start_time"\|"llvm_project_revision"' "$j" > "run.$side"
+done
+grep -q '"cflags": "-O0",' "$tmp/diff/A/report.json" || fail "side A's report lacks CFLAGS=-O0"
+grep -q '"ldflags": "",' "$tmp/diff/A/report.json" || fail "side A's report has B's LDFLAGS"
+grep -q '"cflags": "-O2",' "$tmp/diff/B/report.json" || fail "side B's report lacks CFLAGS=-O2"
+grep -q '"ldflags": "-s",' "$tmp/diff/B/report.json" || fail "side B's report lacks LDFLAGS=-s"
+cmp -s run.A run.B || fail "the sides' start and revision differ: $(cat run.A run.B)"
+grep -q '"llvm_project_revision": "[1-9][0-9]*"' run.A || fail "no revision: $(cat run.A)"
+
+# Run settings cannot differ between the sides (every sample runs with
+# those of make ab): refused before anything is written, as are a missing
+# timeit-compare and quotes that do not close.
+for bad in 'TIMEIT_FLAGS=--no-perf SIZE=default' all 'CFLAGS="-O2'; do
+	set +e
+	make -s -f "$suite/Makefile" ab O="$tmp/rej" TIMEIT="$TIMEIT" TIMEIT_COMPARE="$compare" \
+		SIZE=small BENCHMARKS=tak NEW="$bad" > rej.out 2>&1
+	status=$?
+	set -e
+	[ "$status" -ne 0 ] || fail "NEW=$bad accepted"
+	grep -q 'only CC CFLAGS CPPFLAGS LDFLAGS LIBS may differ' rej.out || fail "NEW=$bad: $(cat rej.out)"
+	[ ! -e "$tmp/rej" ] || fail "NEW=$bad: something was written before the refusal"
+done
+set +e
+make -s -f "$suite/Makefile" ab O="$tmp/nc" TIMEIT="$TIMEIT" TIMEIT_COMPARE="$tmp/nope" \
+	SIZE=small BENCHMARKS=tak > nc.out 2>&1
+status=$?
+set -e
+[ "$status" -ne 0 ] || fail "make ab without timeit-compare succeeded"
+grep -q "TIMEIT_COMPARE=$tmp/nope: not found" nc.out || fail "no timeit-compare: $(cat nc.out)"
+[ ! -e "$tmp/nc" ] || fail "make ab ran although timeit-compare is missing"
 set +e
 make -s -f "$suite/Makefile" ab O="$tmp/fail" TIMEIT="$TIMEIT" TIMEIT_COMPARE="$compare" \
 	SIZE=small SAMPLES=1 TEST_DIRS=SingleSource/SelfTest BENCHMARKS=crash \

@@ -45,6 +45,14 @@ make -s -f "$suite/Makefile" O="$tmp/o" TIMEIT="$tmp/fake-timeit" CFLAGS=-O2 SIZ
 [ ! -f "$o/results/tak.2.time" ] || fail "stale tak.2.time left in the results"
 [ "$(grep -vcx -- --version args)" -eq 3 ] || fail "an up-to-date sample was run again"
 
+# RUNTIMELIMIT=0 is no limit: --timeout 0 and no --limit-cpu (a CPU limit
+# of 0 s would kill every sample).
+: > args
+make -s -f "$suite/Makefile" O="$tmp/o0" TIMEIT="$tmp/fake-timeit" SIZE=small SAMPLES=1 \
+	BENCHMARKS=tak RUNTIMELIMIT=0 > table0 || { cat table0; fail "RUNTIMELIMIT=0: tak failed"; }
+grep -q -- '^--timeout 0 --limit-core 0 --limit-file-size ' args ||
+	{ cat args; fail "RUNTIMELIMIT=0: not --timeout 0 without --limit-cpu"; }
+
 # RESULTS=dir: the summaries go there (a relative path is taken from the
 # directory make runs in), the reports stay in O, and timeit-compare reads it.
 mkdir sub
@@ -74,8 +82,18 @@ check() {
 	[ "$got" -eq "$want" ] || fail "row $row: fpcmp $* '$a' '$b' exited $got, expected $want"
 }
 check 0 'x 1.5\nexit 0\n' 'x 1.5\nexit 0\n'
-check 0 'x 1.5\n' 'x 1.50\n'
-check 0 'x 1e3\n' 'x 1000.0\n'
+# No tolerance: the files must be identical, as LLVM's fpcmp wants
+# ("Files differ without tolerance allowance").
+check 1 'x 1.5\n' 'x 1.50\n'
+check 1 'x 1.0\n' 'x 1.00\n'
+check 1 'x 1e3\n' 'x 1000\n'
+check 1 'x 0x10\n' 'x 16\n'
+check 1 'x -0\n' 'x 0\n'
+check 1 'x 1.5\n' 'x 1.50\n' -r 0 -a 0
+grep -q 'a.txt:1 and b.txt:1: files differ without tolerance allowance' fpcmp.err ||
+	fail "no message for a difference without tolerance"
+check 0 'x 1.5\n' 'x 1.50\n' -r 1e-9
+check 0 'x 1e3\n' 'x 1000.0\n' -a 1e-9
 check 1 'x 1.5\n' 'x 1.5001\n'
 check 0 'x 1.5\n' 'x 1.5001\n' -r 1e-3
 check 1 'x 1.5\n' 'x 1.51\n' -r 1e-3
@@ -90,7 +108,7 @@ check 0 'fib(30) 832040\n' 'fib(30) 832040\n'
 check 2 'a\n' 'a\n' -r x
 check 2 'a\n' 'a\n' -a -1
 grep -q "invalid tolerance '-1'" fpcmp.err || fail "no message for a negative tolerance"
-check 1 'x 1.5\n' 'x 1.6\n'
+check 1 'x 1.5\n' 'x 1.6\n' -a 0.01
 grep -q 'a.txt:1 and b.txt:1: 1.5 and 1.6 differ' fpcmp.err || fail "fpcmp does not name the difference"
 set +e
 "$fpcmp" a.txt no-such-file 2> fpcmp.err

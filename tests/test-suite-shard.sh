@@ -32,6 +32,14 @@ for shards in 1 2 3 4 7 "$n" $((n + 2)); do
 	cmp -s all union.sorted || fail "the $shards shards do not partition the suite"
 done
 
+# A shard of a given BENCHMARKS, from the command line or the environment,
+# takes positions in the sorted list too.
+list SHARD=1/2 BENCHMARKS='tak sieve hash fft' > picked
+printf '%s\n' SingleSource/Benchmarks/fft SingleSource/Benchmarks/sieve > want
+cmp -s want picked || fail "SHARD=1/2 of BENCHMARKS on the command line: $(cat picked)"
+BENCHMARKS='tak sieve hash fft' list SHARD=1/2 > picked
+cmp -s want picked || fail "SHARD=1/2 of BENCHMARKS in the environment: $(cat picked)"
+
 # Two real shard runs of the bundled benchmarks: each writes summaries of
 # its own benchmarks only, and together they cover the suite once.
 : > ran

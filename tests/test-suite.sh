@@ -46,7 +46,7 @@ done
 [ ! -f "$r/wrongout.1.time" ] || fail "wrongout's summary left for comparisons"
 [ ! -f "$r/builderr.1.time" ] || fail "builderr has a summary"
 tail -n 1 "$o/Output/hash.1.out" | grep -qx 'exit 0' || fail "output lacks 'exit 0'"
-grep -q '42 and 41 differ' "$o/Output/wrongout.1.diff" ||
+grep -q "files differ without tolerance allowance: '.*42.*' and '.*41.*'" "$o/Output/wrongout.1.diff" ||
 	fail "wrongout.1.diff does not name the difference"
 
 # report.json: well-formed JSON, LNT format 2, samples as lists.
@@ -94,4 +94,82 @@ for bad in SAMPLES=0 SAMPLES=x SIZE=huge SHARD=0/2 SHARD=3/2 SHARD=1 BENCHMARKS=
 		fail "$bad accepted"
 	fi
 done
+# ... with a message that says what is wrong: an empty BENCHMARKS, a path
+# make cannot name a file by (not "multiple target patterns").
+for bad in BENCHMARKS= "O=$tmp/a b" "O=$tmp/a=b" "RESULTS=$tmp/r:s"; do
+	set +e
+	make -s -f "$suite/Makefile" O="$tmp/bad" TIMEIT="$TIMEIT" "$bad" > bad.out 2>&1
+	st=$?
+	set -e
+	[ "$st" -ne 0 ] || fail "$bad accepted"
+	grep -q 'BENCHMARKS is empty\|cannot be used by make' bad.out || fail "$bad: $(cat bad.out)"
+done
+
+# Backslashes and quotes of flags reach report.json intact and escaped.
+make -s -f "$suite/Makefile" O="$tmp/js" TIMEIT="$TIMEIT" SIZE=small BENCHMARKS=tak \
+	'LDFLAGS=-Wl,-rpath,\$$ORIGIN/../lib' 'CPPFLAGS=-DQ=\"v\"' > js.out
+awk -f "$suite/tools/jsoncheck.awk" "$tmp/js/report.json" || fail "report.json with backslashes"
+grep -qF '"ldflags": "-Wl,-rpath,\\$ORIGIN/../lib",' "$tmp/js/report.json" ||
+	fail "ldflags: $(grep ldflags "$tmp/js/report.json")"
+grep -qF '"cppflags": "-DQ=\\\"v\\\"",' "$tmp/js/report.json" ||
+	fail "cppflags: $(grep cppflags "$tmp/js/report.json")"
+if command -v python3 > /dev/null 2>&1; then
+	python3 -m json.tool "$tmp/js/report.json" > /dev/null || fail "python3 rejects report.json"
+fi
+
+# A copy of the suite's sources, to edit a bench.mk.
+mkdir src
+cp -R "$suite/Makefile" "$suite/Makefile.config" "$suite/TEST.nightly.Makefile" \
+	"$suite/RunSafely.sh" "$suite/tools" "$suite/SingleSource" src/
+chmod -R u+w src
+sm() {
+	make -s -f "$tmp/src/Makefile" SIZE=small BENCHMARKS='tak hash' "$@"
+}
+sm O="$tmp/e" TIMEIT="$TIMEIT" > e.out
+sm O="$tmp/e" TIMEIT="$TIMEIT" > e.out
+! grep -q RUN e.out || fail "an up-to-date run was redone"
+# A benchmark's run settings in bench.mk re-run its samples, only its own.
+echo 'tak_FP_TOLERANCE := 0.001' >> src/SingleSource/Benchmarks/bench.mk
+sm O="$tmp/e" TIMEIT="$TIMEIT" > e.out
+grep -q 'RUN *tak' e.out || fail "a bench.mk change of tak did not re-run tak"
+! grep -q 'RUN *hash' e.out || fail "a bench.mk change of tak re-ran hash"
+
+# A TIMEIT path with a space works for compiles as for runs.
+mkdir 't dir'
+ln -s "$TIMEIT" 't dir/timeit'
+sm O="$tmp/sp" TIMEIT="$tmp/t dir/timeit" > sp.out 2>&1 || { cat sp.out; fail "TIMEIT with a space"; }
+grep -qx '2 benchmarks, 2 passed, 0 failed' sp.out || fail "TIMEIT with a space: $(cat sp.out)"
+
+# A failed build is tried again by the next make, same configuration.
+cat > flaky-cc <<EOS
+#!/bin/sh
+[ "\$*" = --version ] && exec cc --version
+[ ! -f "$tmp/broken" ] || { echo 'flaky-cc: broken' >&2; exit 1; }
+exec cc "\$@"
+EOS
+chmod +x flaky-cc
+touch broken
+if sm O="$tmp/fl" TIMEIT="$TIMEIT" CC="$tmp/flaky-cc" > fl.out 2>&1; then
+	fail "make succeeded with a broken compiler"
+fi
+rm broken
+sm O="$tmp/fl" TIMEIT="$TIMEIT" CC="$tmp/flaky-cc" > fl.out 2>&1 ||
+	{ cat fl.out; fail "the failed build was not tried again"; }
+
+# clean removes the suite's files by name: other files in O and RESULTS stay.
+mkdir keep
+echo mine > keep/notes.txt
+sm O="$tmp/c" RESULTS="$tmp/keep" TIMEIT="$TIMEIT" > c.out
+echo mine > "$tmp/c/bin/mytool"
+echo mine > "$tmp/c/mine.txt"
+[ -f keep/tak.1.time ] || fail "no tak.1.time in RESULTS"
+make -s -f "$suite/Makefile" clean O="$tmp/c" RESULTS="$tmp/keep"
+[ -f keep/notes.txt ] || fail "make clean removed a file of the user's in RESULTS"
+[ -f "$tmp/c/bin/mytool" ] || fail "make clean removed a file of the user's in O/bin"
+[ -f "$tmp/c/mine.txt" ] || fail "make clean removed a file of the user's in O"
+[ ! -f keep/tak.1.time ] || fail "make clean left tak.1.time"
+[ ! -e "$tmp/c/bin/tak" ] && [ ! -e "$tmp/c/Output" ] && [ ! -e "$tmp/c/report.json" ] ||
+	fail "make clean left the suite's files: $(find "$tmp/c")"
+make -s -f "$suite/Makefile" clean O="$tmp/e"
+[ ! -e "$tmp/e" ] || [ -z "$(find "$tmp/e" -type f)" ] || fail "make clean left: $(find "$tmp/e" -type f)"
 exit 0

@@ -13,14 +13,16 @@ srcdir=$1 out=$2 samples=$3 gate=$4
 shift 4
 st=0
 
-# Each side's report, with that side's compiler and flags as run info.
+# Each side's report, with the run info that side's make used (written by
+# its "make build" to O/SIDE/Output/report-env: compiler, version, flags,
+# the start time and revision of the whole run).
 for side in A B; do
 	if [ "$side" = A ]; then args=$AB_BASE; else args=$AB_NEW; fi
 	(
-		CC=cc CFLAGS=-O2
-		eval "$args" 2>/dev/null
-		CC_VERSION=$($CC --version 2>/dev/null | sed 1q)
-		export CC CFLAGS CC_VERSION
+		env=$out/$side/Output/report-env
+		[ -f "$env" ] || { echo "ab: $env: missing (did the build of side $side run?)" >&2; exit 1; }
+		eval "$(cat "$env")"
+		export CC CFLAGS CPPFLAGS LDFLAGS CC_VERSION START_TIME REVISION SIZE SHARD
 		echo "== $side: $args"
 		sh "$srcdir/tools/report.sh" -q "$out/$side" "$out/$side/results" "$samples" "$@"
 	) || st=1

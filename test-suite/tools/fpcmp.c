@@ -5,8 +5,9 @@
  * The semantics follow LLVM test-suite's fpcmp: wherever both files hold a
  * number at the same place, the two values are equal when their difference
  * is within ABSTOL or within RELTOL times the larger magnitude; everything
- * else must match byte for byte.  With no tolerance numbers must be equal
- * as values (so "1.50" matches "1.5").  Exit status: 0 the files match,
+ * else must match byte for byte.  With both tolerances 0 the files must be
+ * identical, as in LLVM's fpcmp ("Files differ without tolerance allowance"):
+ * "1.50" does not match "1.5" then.  Exit status: 0 the files match,
  * 1 they differ (the first difference is described on stderr), 2 usage or
  * I/O error. */
 #define _POSIX_C_SOURCE 200809L
@@ -89,6 +90,16 @@ static long line_of(const char *buf, const char *at)
 	return line;
 }
 
+/* The length of the line at s, without its newline, at most 72. */
+static int line_len(const char *s, const char *end)
+{
+	int n = 0;
+
+	while (s + n < end && s[n] != '\n' && n < 72)
+		n++;
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	double rel = 0, abstol = 0;
@@ -126,6 +137,33 @@ int main(int argc, char **argv)
 	}
 	pa = a, ea = a + la;
 	pb = b, eb = b + lb;
+	/* No tolerance: LLVM's fpcmp compares the bytes only (llvm-test-suite
+	 * tools/fpcmp.c, "Files differ without tolerance allowance"), so that
+	 * 1.0 and 1.00, 1e3 and 1000, -0 and 0 are differences. */
+	if (rel == 0 && abstol == 0) {
+		while (pa < ea && pb < eb && *pa == *pb)
+			pa++, pb++;
+		if (pa < ea || pb < eb) {
+			const char *sa = pa, *sb = pb;
+
+			/* Show both lines, from their start, up to 72 bytes. */
+			while (sa > a && sa[-1] != '\n')
+				sa--;
+			while (sb > b && sb[-1] != '\n')
+				sb--;
+			fprintf(stderr,
+				"%s: %s:%ld and %s:%ld: files differ without tolerance allowance: "
+				"'%.*s' and '%.*s'\n",
+				prog, argv[optind], line_of(a, pa), argv[optind + 1],
+				line_of(b, pb), line_len(sa, ea), sa, line_len(sb, eb), sb);
+			free(a);
+			free(b);
+			return 1;
+		}
+		free(a);
+		free(b);
+		return 0;
+	}
 	while (pa < ea && pb < eb) {
 		if (number_at(pa, ea) && number_at(pb, eb)) {
 			char *na, *nb;

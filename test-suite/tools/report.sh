@@ -64,22 +64,36 @@ cpu=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/nu
 timeit_version=$("${TIMEIT:-timeit}" --version 2>/dev/null | sed 1q || true)
 
 st=0
-awk -F '\t' -v quiet="$quiet" -v json="$out/report.json.tmp" -v csv="$out/report.csv.tmp" \
-	-v host="$(uname -n)" -v os="$(uname -sr)" -v hw="$(uname -m)" -v cpu="$cpu" \
-	-v ncpu="$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" \
-	-v start="${START_TIME:-$end_time}" -v end="$end_time" -v rev="${REVISION:-0}" \
-	-v cc="${CC:-cc}" -v ccv="${CC_VERSION:-unknown}" -v cflags="${CFLAGS:-}" \
-	-v cppflags="${CPPFLAGS:-}" -v ldflags="${LDFLAGS:-}" -v timeit="${TIMEIT:-timeit}" \
-	-v tversion="$timeit_version" -v tflags="${SUITE_TIMEIT_FLAGS:-}" -v samples="$samples" \
-	-v size="${SIZE:-default}" -v shard="${SHARD:-}" '
-# JSON string escaping (RFC 8259 section 7): quote, backslash, controls.
-function q(s) {
-	gsub(/\\/, "\\\\", s)
-	gsub(/"/, "\\\"", s)
-	gsub(/\t/, "\\t", s)
-	gsub(/\r/, "\\r", s)
-	gsub(/[\001-\037]/, " ", s)
-	return "\"" s "\""
+# The run info reaches awk through ENVIRON, not -v: awk -v would turn the
+# backslashes of a flag (-DQ=\"v\", \$ORIGIN) into escape sequences.
+R_HOST=$(uname -n) R_OS=$(uname -sr) R_HW=$(uname -m) R_CPU=$cpu \
+R_NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) \
+R_START=${START_TIME:-$end_time} R_END=$end_time R_REV=${REVISION:-0} \
+R_CC=${CC:-cc} R_CCV=${CC_VERSION:-unknown} R_CFLAGS=${CFLAGS:-} \
+R_CPPFLAGS=${CPPFLAGS:-} R_LDFLAGS=${LDFLAGS:-} R_TIMEIT=${TIMEIT:-timeit} \
+R_TVERSION=$timeit_version R_TFLAGS=${SUITE_TIMEIT_FLAGS:-} R_SAMPLES=$samples \
+R_SIZE=${SIZE:-default} R_SHARD=${SHARD:-} R_JSON=$out/report.json.tmp \
+R_CSV=$out/report.csv.tmp R_QUIET=$quiet \
+	awk -F '\t' '
+# JSON string escaping (RFC 8259 section 7): quote and backslash escaped,
+# tab and CR as \t and \r, other controls as spaces.  Character by
+# character: the meaning of "\\" in a gsub replacement differs between awks.
+function q(s,    r, i, ch) {
+	r = ""
+	for (i = 1; i <= length(s); i++) {
+		ch = substr(s, i, 1)
+		if (ch == "\\" || ch == "\"")
+			r = r "\\" ch
+		else if (ch == "\t")
+			r = r "\\t"
+		else if (ch == "\r")
+			r = r "\\r"
+		else if (ch < " ")
+			r = r " "
+		else
+			r = r ch
+	}
+	return "\"" r "\""
 }
 # CSV field (RFC 4180): quoted when it holds a comma or a quote.
 function c(s) {
@@ -111,6 +125,14 @@ function kv(k, v, last) {
 	print c($1) "," $2 "," c($3) "," $4 "," $5 "," $6 "," $7 "," $9 "," $10 > csv
 }
 BEGIN {
+	quiet = ENVIRON["R_QUIET"] + 0; json = ENVIRON["R_JSON"]; csv = ENVIRON["R_CSV"]
+	host = ENVIRON["R_HOST"]; os = ENVIRON["R_OS"]; hw = ENVIRON["R_HW"]
+	cpu = ENVIRON["R_CPU"]; ncpu = ENVIRON["R_NCPU"]; start = ENVIRON["R_START"]
+	end = ENVIRON["R_END"]; rev = ENVIRON["R_REV"]; cc = ENVIRON["R_CC"]
+	ccv = ENVIRON["R_CCV"]; cflags = ENVIRON["R_CFLAGS"]; cppflags = ENVIRON["R_CPPFLAGS"]
+	ldflags = ENVIRON["R_LDFLAGS"]; timeit = ENVIRON["R_TIMEIT"]
+	tversion = ENVIRON["R_TVERSION"]; tflags = ENVIRON["R_TFLAGS"]
+	samples = ENVIRON["R_SAMPLES"]; size = ENVIRON["R_SIZE"]; shard = ENVIRON["R_SHARD"]
 	print "name,sample,status,exit,user,real,sys,compile_time,hash" > csv
 }
 END {
