@@ -106,9 +106,11 @@ for bad in BENCHMARKS= "O=$tmp/a b" "O=$tmp/a=b" "RESULTS=$tmp/r:s"; do
 done
 
 # Backslashes and quotes of flags reach report.json intact and escaped.
+# shellcheck disable=SC2016 # $ORIGIN is literal, for the linker
 make -s -f "$suite/Makefile" O="$tmp/js" TIMEIT="$TIMEIT" SIZE=small BENCHMARKS=tak \
 	'LDFLAGS=-Wl,-rpath,\$$ORIGIN/../lib' 'CPPFLAGS=-DQ=\"v\"' > js.out
 awk -f "$suite/tools/jsoncheck.awk" "$tmp/js/report.json" || fail "report.json with backslashes"
+# shellcheck disable=SC2016
 grep -qF '"ldflags": "-Wl,-rpath,\\$ORIGIN/../lib",' "$tmp/js/report.json" ||
 	fail "ldflags: $(grep ldflags "$tmp/js/report.json")"
 grep -qF '"cppflags": "-DQ=\\\"v\\\"",' "$tmp/js/report.json" ||
@@ -168,8 +170,9 @@ make -s -f "$suite/Makefile" clean O="$tmp/c" RESULTS="$tmp/keep"
 [ -f "$tmp/c/bin/mytool" ] || fail "make clean removed a file of the user's in O/bin"
 [ -f "$tmp/c/mine.txt" ] || fail "make clean removed a file of the user's in O"
 [ ! -f keep/tak.1.time ] || fail "make clean left tak.1.time"
-[ ! -e "$tmp/c/bin/tak" ] && [ ! -e "$tmp/c/Output" ] && [ ! -e "$tmp/c/report.json" ] ||
+if [ -e "$tmp/c/bin/tak" ] || [ -e "$tmp/c/Output" ] || [ -e "$tmp/c/report.json" ]; then
 	fail "make clean left the suite's files: $(find "$tmp/c")"
+fi
 make -s -f "$suite/Makefile" clean O="$tmp/e"
 [ ! -e "$tmp/e" ] || [ -z "$(find "$tmp/e" -type f)" ] || fail "make clean left: $(find "$tmp/e" -type f)"
 exit 0
