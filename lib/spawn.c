@@ -371,6 +371,41 @@ static int open_dir(const struct ti_plan *plan, int *dir, struct ti_failure *f)
 	return 0;
 }
 
+static void arm_timeout(uint64_t seconds);
+
+const char ti_spawn_timed_out[] = "timeout";
+const char ti_spawn_stopped[] = "stop signal";
+
+/* A redirect may be a FIFO whose open waits for a process at the other
+ * end: the timeout and the stop signals reach timeit while it waits there,
+ * as they reach the reference's child opening it (its alarm is set before
+ * the fork).  Either ends the wait with EINTR (the handlers do not ask for
+ * restarts) and the run with F->what ti_spawn_timed_out or
+ * ti_spawn_stopped. */
+static int open_redirects_waiting(const struct ti_plan *plan, int redir[3], struct ti_failure *f)
+{
+	static const struct itimerval off;
+	sigset_t wake, old;
+	int rc;
+
+	sigemptyset(&wake);
+	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+		sigaddset(&wake, stop_signals[i]);
+	sigaddset(&wake, SIGALRM);
+	sigprocmask(SIG_UNBLOCK, &wake, &old);
+	if (plan->timeout_s)
+		arm_timeout(plan->timeout_s);
+	rc = open_redirects(plan, redir, f);
+	if (plan->timeout_s)
+		setitimer(ITIMER_REAL, &off, NULL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (rc < 0 && f->err == EINTR && (timed_out || stop_signal))
+		f->what = timed_out ? ti_spawn_timed_out : ti_spawn_stopped;
+	/* The run's own timeout starts at its vfork. */
+	timed_out = 0;
+	return rc;
+}
+
 int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
 		   struct ti_failure *f)
 {
@@ -385,7 +420,10 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 	 * the redirect files are created and truncated. */
 	if (pin(plan, f) < 0 || open_dir(plan, &ch->dir, f) < 0)
 		return -1;
-	if (open_redirects(plan, ch->redir, f) < 0) {
+	child_pgid = 0;
+	timed_out = 0;
+	install_handlers();
+	if (open_redirects_waiting(plan, ch->redir, f) < 0) {
 		close_fd(&ch->dir);
 		return -1;
 	}
@@ -401,9 +439,6 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 	ch->status_wfd = st[1];
 	prepare_limits(plan, ch, r);
 	resolve_command(plan->argv[0], ch);
-	child_pgid = 0;
-	timed_out = 0;
-	install_handlers();
 
 	/* The signals the child must reset, found here rather than by the
 	 * child on the measured path: timeit's own handlers, and whatever is

@@ -49,6 +49,11 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
 		 struct ti_failure *f);
 
+/* F->what of ti_spawn_start when the timeout or a stop signal came while
+ * it waited to open a redirect (a FIFO): the command never ran. */
+extern const char ti_spawn_timed_out[];
+extern const char ti_spawn_stopped[];
+
 /* The stop signal (SIGINT, SIGTERM, SIGHUP) timeit has received since its
  * first run was prepared, or 0.  A series of runs stops there. */
 int ti_spawn_stop_signal(void);

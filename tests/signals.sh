@@ -118,4 +118,33 @@ if command -v strace > /dev/null 2>&1 && strace -o /dev/null true 2> /dev/null; 
 	[ "$(summary_value s n-runs)" = 1 ] || fail "SIGINT between runs: $(summary_value s n-runs) runs"
 	[ "$(cat out)" = ran ] || fail "SIGINT between runs: the output of run 1 is '$(cat out)'"
 fi
+
+# A FIFO redirect waits for the other end before the command starts; the
+# timeout and a stop signal reach timeit there (137, the reference's
+# messages, no summary, nothing run), and a writer that comes lets the run
+# go on.  timeout(1) guards against a timeit that would wait for ever.
+if command -v mkfifo > /dev/null 2>&1 && command -v timeout > /dev/null 2>&1; then
+	mkfifo fifo
+	rm -f s pf
+	expect_status 137 timeout 20 "$TIMEIT" --timeout 1 --summary s --redirect-input fifo \
+		"$AUX" pidfile pf 2> err
+	grep -qx "TIMING OUT PROCESS: $AUX" err || fail "FIFO and --timeout: '$(cat err)'"
+	[ ! -e s ] && [ ! -e pf ] || fail "FIFO and --timeout: a summary or a run"
+	timeout 20 "$TIMEIT" --summary s --redirect-input fifo "$AUX" pidfile pf 2> err &
+	tpid=$!
+	sleep 0.5
+	kill -s INT "$tpid" 2> /dev/null || true
+	set +e
+	wait "$tpid"
+	got=$?
+	set -e
+	[ "$got" -eq 137 ] || fail "FIFO and SIGINT: status $got"
+	grep -qx "received signal 2. killing monitored process(es)" err || fail "FIFO and SIGINT: '$(cat err)'"
+	[ ! -e s ] && [ ! -e pf ] || fail "FIFO and SIGINT: a summary or a run"
+	(sleep 0.5; echo data > fifo) &
+	expect_status 0 timeout 20 "$TIMEIT" --timeout 10 --summary s --redirect-input fifo \
+		"$AUX" cat > out
+	[ "$(cat out)" = data ] && [ "$(sed -n 1p s)" = "exit 0" ] || fail "FIFO with a writer: '$(cat out)'"
+	wait
+fi
 exit 0

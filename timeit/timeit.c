@@ -488,6 +488,21 @@ int main(int argc, char **argv)
 			ti_record_set_status(&r);
 		}
 	}
+	if (rc < 0 && (f.what == ti_spawn_timed_out || f.what == ti_spawn_stopped)) {
+		/* Before the command started (a FIFO redirect that nobody
+		 * opened): the reference's messages and status, no summary. */
+		if (f.what == ti_spawn_timed_out)
+			fprintf(stderr, "TIMING OUT PROCESS: %s\n", c.plan.argv[0]);
+		else
+			fprintf(stderr, "received signal %d. killing monitored process(es)\n",
+				ti_spawn_stop_signal());
+		if (c.summary)
+			ti_outfile_abort(&summary_out);
+		if (c.json)
+			ti_outfile_abort(&json_out);
+		free(runs);
+		return 137;
+	}
 	if (rc < 0) {
 		if (rc == TI_MEASURE_EVENT)
 			fprintf(stderr, "timeit: --strict-events: event %s: %s\n", f.what,
