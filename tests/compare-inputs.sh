@@ -59,7 +59,7 @@ printf 'exit 0\nreal 1.0\nuser 1.0\nsys 0.0\nnoise-flags 0\nn-runs     5\nfuture
 
 # timeit --json: one run per file (burn.1.json, burn.2.json: one benchmark).
 for i in 1 2; do
-	"$TIMEIT" --json "burn.$i.json" --summary /dev/null "$AUX" burn 5
+	"$TIMEIT" --json "burn.$i.json" --summary /dev/null "$AUX" burn 30
 done
 "$COMPARE" --format csv -a burn.1.json -a burn.2.json -b burn.1.json -b burn.2.json >j.csv ||
 	fail "timeit --json inputs"
