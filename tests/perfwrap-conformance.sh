@@ -27,6 +27,7 @@ chmod 644 notexec
 cases=0
 closed_stdin=0
 min_real=0
+cpu_times=1
 
 # run TOOL DIR ARGS...: run TOOL from DIR; keep its status and stderr there.
 # fds 3-9 are closed: timeit-perf uses them for itself (see its BUGS).
@@ -98,6 +99,7 @@ check_summary() {
 	# CPU times: the perf path adds a few ms of shells and execs.  Wall
 	# time depends on the load of a shared VM, so only a lower bound.
 	for k in user sys task-clock; do
+		[ "$cpu_times" = 1 ] || break
 		cv=$(summary_value "c/$1" "$k") pv=$(summary_value "p/$1" "$k")
 		[ -n "$cv" ] || continue
 		close_enough "$cv" "$pv" 0.06 0.25 || fail "$label: $k: timeit $cv, timeit-perf $pv"
@@ -231,7 +233,12 @@ case_ --summary S --limit-file-count 64 --limit-subprocess-count 500 \
 	"$AUX" limit nofile limit nproc limit stack limit data
 
 # Option forms and summary contents.
+# The CPU time of faulting in 64 MiB varies with the kernel's page
+# allocation (a 4x spread seen under make distcheck): only maxrss, exit
+# and the keys are compared here.
+cpu_times=0
 [ -z "$maxrss" ] || case_ --summary S "$maxrss" "$AUX" alloc 64
+cpu_times=1
 case_ --summary S -e task-clock,page-faults "$AUX" burn 100
 case_ --summary=S --timeout=0 -q -- "$AUX" exit 2
 case_ -c "$tmp/sub" -t 0 --summary S --summary S "$AUX" exit 0
