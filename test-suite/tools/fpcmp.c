@@ -100,13 +100,79 @@ static int line_len(const char *s, const char *end)
 	return n;
 }
 
+/* Compare A (LA bytes, from NAME_A) with B as LLVM's fpcmp does: 0 when
+ * they match within the tolerances, 1 (with the difference on stderr)
+ * when not. */
+static int compare(const char *a, size_t la, const char *name_a, const char *b, size_t lb,
+		   const char *name_b, double rel, double abstol)
+{
+	const char *pa, *pb, *ea, *eb;
+
+	pa = a, ea = a + la;
+	pb = b, eb = b + lb;
+	/* No tolerance: LLVM's fpcmp compares the bytes only (llvm-test-suite
+	 * tools/fpcmp.c, "Files differ without tolerance allowance"), so that
+	 * 1.0 and 1.00, 1e3 and 1000, -0 and 0 are differences. */
+	if (rel == 0 && abstol == 0) {
+		while (pa < ea && pb < eb && *pa == *pb)
+			pa++, pb++;
+		if (pa < ea || pb < eb) {
+			const char *sa = pa, *sb = pb;
+
+			/* Show both lines, from their start, up to 72 bytes. */
+			while (sa > a && sa[-1] != '\n')
+				sa--;
+			while (sb > b && sb[-1] != '\n')
+				sb--;
+			fprintf(stderr,
+				"%s: %s:%ld and %s:%ld: files differ without tolerance allowance: "
+				"'%.*s' and '%.*s'\n",
+				prog, name_a, line_of(a, pa), name_b,
+				line_of(b, pb), line_len(sa, ea), sa, line_len(sb, eb), sb);
+			return 1;
+		}
+		return 0;
+	}
+	while (pa < ea && pb < eb) {
+		if (number_at(pa, ea) && number_at(pb, eb)) {
+			char *na, *nb;
+			double va = strtod(pa, &na), vb = strtod(pb, &nb);
+			double diff = fabs(va - vb);
+			double mag = fmax(fabs(va), fabs(vb));
+
+			/* Equal values (also both infinite) always match. */
+			if (!(va == vb || diff <= abstol || diff <= rel * mag)) {
+				fprintf(stderr,
+					"%s: %s:%ld and %s:%ld: %.*s and %.*s differ by %g "
+					"(relative %g; tolerance: absolute %g, relative %g)\n",
+					prog, name_a, line_of(a, pa), name_b,
+					line_of(b, pb), (int)(na - pa), pa, (int)(nb - pb), pb, diff,
+					mag > 0 ? diff / mag : 0.0, abstol, rel);
+				return 1;
+			}
+			pa = na;
+			pb = nb;
+			continue;
+		}
+		if (*pa != *pb)
+			break;
+		pa++;
+		pb++;
+	}
+	if (pa < ea || pb < eb) {
+		fprintf(stderr, "%s: %s:%ld and %s:%ld: the text differs\n", prog, name_a,
+			line_of(a, pa), name_b, line_of(b, pb));
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	double rel = 0, abstol = 0;
 	char *a, *b;
-	const char *pa, *pb, *ea, *eb;
 	size_t la, lb;
-	int c;
+	int c, rc;
 
 	while ((c = getopt(argc, argv, "r:a:h")) != -1) {
 		switch (c) {
@@ -135,71 +201,8 @@ int main(int argc, char **argv)
 		free(a);
 		return 2;
 	}
-	pa = a, ea = a + la;
-	pb = b, eb = b + lb;
-	/* No tolerance: LLVM's fpcmp compares the bytes only (llvm-test-suite
-	 * tools/fpcmp.c, "Files differ without tolerance allowance"), so that
-	 * 1.0 and 1.00, 1e3 and 1000, -0 and 0 are differences. */
-	if (rel == 0 && abstol == 0) {
-		while (pa < ea && pb < eb && *pa == *pb)
-			pa++, pb++;
-		if (pa < ea || pb < eb) {
-			const char *sa = pa, *sb = pb;
-
-			/* Show both lines, from their start, up to 72 bytes. */
-			while (sa > a && sa[-1] != '\n')
-				sa--;
-			while (sb > b && sb[-1] != '\n')
-				sb--;
-			fprintf(stderr,
-				"%s: %s:%ld and %s:%ld: files differ without tolerance allowance: "
-				"'%.*s' and '%.*s'\n",
-				prog, argv[optind], line_of(a, pa), argv[optind + 1],
-				line_of(b, pb), line_len(sa, ea), sa, line_len(sb, eb), sb);
-			free(a);
-			free(b);
-			return 1;
-		}
-		free(a);
-		free(b);
-		return 0;
-	}
-	while (pa < ea && pb < eb) {
-		if (number_at(pa, ea) && number_at(pb, eb)) {
-			char *na, *nb;
-			double va = strtod(pa, &na), vb = strtod(pb, &nb);
-			double diff = fabs(va - vb);
-			double mag = fmax(fabs(va), fabs(vb));
-
-			/* Equal values (also both infinite) always match. */
-			if (!(va == vb || diff <= abstol || diff <= rel * mag)) {
-				fprintf(stderr,
-					"%s: %s:%ld and %s:%ld: %.*s and %.*s differ by %g "
-					"(relative %g; tolerance: absolute %g, relative %g)\n",
-					prog, argv[optind], line_of(a, pa), argv[optind + 1],
-					line_of(b, pb), (int)(na - pa), pa, (int)(nb - pb), pb, diff,
-					mag > 0 ? diff / mag : 0.0, abstol, rel);
-				free(a);
-				free(b);
-				return 1;
-			}
-			pa = na;
-			pb = nb;
-			continue;
-		}
-		if (*pa != *pb)
-			break;
-		pa++;
-		pb++;
-	}
-	if (pa < ea || pb < eb) {
-		fprintf(stderr, "%s: %s:%ld and %s:%ld: the text differs\n", prog, argv[optind],
-			line_of(a, pa), argv[optind + 1], line_of(b, pb));
-		free(a);
-		free(b);
-		return 1;
-	}
+	rc = compare(a, la, argv[optind], b, lb, argv[optind + 1], rel, abstol);
 	free(a);
 	free(b);
-	return 0;
+	return rc;
 }
