@@ -234,19 +234,29 @@ static const char *path_option(const struct ti_options *c, const char *what)
 	return NULL;
 }
 
+/* The online CPUs as the kernel lists them ("0-1") into BUF; false, with
+ * BUF empty, when that list cannot be read. */
+static bool online_cpus(char *buf, size_t len)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+
+	buf[0] = '\0';
+	if (!f)
+		return false;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+	return buf[0] != '\0';
+}
+
 /* --cpu cannot be used: say which CPUs are online, the usual reason
  * (a CPU outside timeit's cpuset is the other). */
 static void cpu_error(const struct ti_options *c, int err)
 {
-	char online[256] = "";
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	char online[256];
 
-	if (f) {
-		if (!fgets(online, sizeof online, f))
-			online[0] = '\0';
-		online[strcspn(online, "\n")] = '\0';
-		fclose(f);
-	}
+	online_cpus(online, sizeof online);
 	if (err == EINVAL && online[0])
 		fprintf(stderr, "timeit: --cpu: %s: not every CPU of the list is online and in "
 				"timeit's cpuset (online: %s)\n", c->cpu_list, online);
@@ -259,20 +269,12 @@ static bool cpus_online(const struct ti_options *c)
 {
 	cpu_set_t online, both;
 	char buf[256];
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-	bool ok = true;
 
-	if (!f)
-		return true;	/* not Linux's sysfs: nothing to check against */
-	if (fgets(buf, sizeof buf, f)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		if (ti_cpuset_parse(buf, &online) == 0) {
-			CPU_AND(&both, &online, &c->plan.cpus);
-			ok = CPU_EQUAL(&both, &c->plan.cpus);
-		}
-	}
-	fclose(f);
-	return ok;
+	/* Not Linux's sysfs: nothing to check against. */
+	if (!online_cpus(buf, sizeof buf) || ti_cpuset_parse(buf, &online) < 0)
+		return true;
+	CPU_AND(&both, &online, &c->plan.cpus);
+	return CPU_EQUAL(&both, &c->plan.cpus);
 }
 
 /* PATH as "real directory/name", for comparing paths of files that do not
