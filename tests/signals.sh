@@ -23,10 +23,7 @@ for sig in INT:2 TERM:15 HUP:1; do
 	wait_for_file pf
 	child=$(cat pf)
 	kill -s "$name" "$timeit_pid"
-	set +e
-	wait "$timeit_pid"
-	got=$?
-	set -e
+	wait_status "$timeit_pid"
 	[ "$got" -eq 137 ] || fail "SIG$name to timeit: status $got, expected 137"
 	grep -qx "received signal $num. killing monitored process(es)" err ||
 		fail "SIG$name: stderr is '$(cat err)'"
@@ -53,10 +50,7 @@ rm -f pf
 timeit_pid=$!
 wait_for_file pf
 kill -s TERM "$timeit_pid"
-set +e
-wait "$timeit_pid"
-got=$?
-set -e
+wait_status "$timeit_pid"
 [ "$got" -eq 137 ] || fail "SIGTERM with the command ignoring it: status $got"
 group_gone "$(cat pf)"
 
@@ -78,10 +72,7 @@ if command -v perl > /dev/null 2>&1; then
 	tpid=$!
 	wait_for_file pf
 	kill -s HUP "$tpid"
-	set +e
-	wait "$tpid"
-	got=$?
-	set -e
+	wait_status "$tpid"
 	[ "$got" -eq 0 ] || fail "SIGHUP under nohup stopped timeit: status $got"
 fi
 
@@ -104,10 +95,7 @@ if command -v strace > /dev/null 2>&1 && strace -o /dev/null true 2> /dev/null; 
 		tpid=$(pgrep -P "$spid" | head -n 1)
 		[ -n "$tpid" ] || fail "late signal: no timeit under strace"
 		kill -s INT "$tpid"
-		set +e
-		wait "$spid"
-		got=$?
-		set -e
+		wait_status "$spid"
 	}
 	late
 	[ "$got" -eq 0 ] || fail "SIGINT after the command exited: status $got, $(cat err)"
@@ -134,10 +122,7 @@ if command -v mkfifo > /dev/null 2>&1 && command -v timeout > /dev/null 2>&1; th
 	tpid=$!
 	sleep 0.5
 	kill -s INT "$tpid" 2> /dev/null || true
-	set +e
-	wait "$tpid"
-	got=$?
-	set -e
+	wait_status "$tpid"
 	[ "$got" -eq 137 ] || fail "FIFO and SIGINT: status $got"
 	grep -qx "received signal 2. killing monitored process(es)" err || fail "FIFO and SIGINT: '$(cat err)'"
 	[ ! -e s ] && [ ! -e pf ] || fail "FIFO and SIGINT: a summary or a run"
