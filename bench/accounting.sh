@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # bench/accounting.sh [RUNS]: where timeit's user (task-clock) and
 # rusage user+sys part, and why.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # shellcheck shell=sh
 # bench/common.sh: sourced by the bench scripts.  Finds the programs, and
 # turns the runner's lines ("ROUND INDEX NS MAXRSS_KIB") into figures.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* hold: maps MIB MiB of anonymous memory, touches every page, and exits
  * with it still mapped, or, given "unmap", unmaps it first.  For
  * bench/accounting.sh: the kernel frees a process's address space at exit

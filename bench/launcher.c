@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* launcher: the smallest honest way to run a command and wait for it,
  * the baseline bench/overhead.sh compares timeit against.  posix_spawnp
  * (glibc uses clone(CLONE_VFORK), the cheapest start) and one waitpid;

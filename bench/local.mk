@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # bench/: programs and scripts that measure timeit itself and print figures
 # (docs/BENCHMARKS.md).  Never run by make check: "make bench" builds what
 # they need and runs them all.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # bench/noise.sh [RUNS] [MS]: method noise of timeit's user time.
 #
 # RUNS (default 30) runs of bench/work MS (default 60 ms of CPU, with page

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # bench/outside.awk: the CPU time of a timeit run that its counters cannot
 # see, from a system-wide recording of the run:
 #   perf record -a -e sched:sched_switch -- timeit ... CMD

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # bench/overhead.sh [ROUNDS]: what timing a command with timeit costs.
 #
 # Interleaved rounds (default 30) of, on "true" and on a 50 ms CPU-bound

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* runner: time several commands in interleaved rounds, for the bench scripts.
  *
  *   runner [-f] ROUNDS K cmd1 args :: cmd2 args :: ...

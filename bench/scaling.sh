@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # bench/scaling.sh [ROUNDS]: timeit on a tree of 1000 short processes, and
 # the cost of counting 1, 8 and 32 events.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* work: a CPU-bound program that also makes the kernel work, for
  * bench/noise.sh.  Each step maps 256 KiB and touches every page (64 page
  * faults), unmaps it, makes 64 getppid calls and spins briefly in user

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* fuzz/events.c: libFuzzer target for the event-list parser
  * (ti_events_parse, what -e/--events hands to lib/events.c).  The input is
  * the list; its first byte also picks whether a buffer for the offending

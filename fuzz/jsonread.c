@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* fuzz/jsonread.c: libFuzzer target for the JSON reader timeit-compare
  * uses (ti_jsonread_parse).  Every value of a parsed tree is visited, so a
  * malformed tree is caught where it was built. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # fuzz/: libFuzzer targets (fuzz/run.sh builds them with clang and runs
 # them; not part of the build).  make check replays each target's corpus,
 # seeds and found crashes, through the same code built normally.

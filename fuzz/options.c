@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* fuzz/options.c: libFuzzer target for timeit's command-line parser
  * (ti_options_parse).  The input is split at NUL bytes into arguments,
  * after a program name. */

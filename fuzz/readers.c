@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* fuzz/readers.c: libFuzzer target for timeit-compare's result readers
  * (ti_readers_load): timeit summaries, timeit --json, lit and LNT JSON.
  * The input becomes a file (in memory, memfd_create(2)); its first byte

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* fuzz/replay.c: runs a libFuzzer target on the files named on the
  * command line, without libFuzzer: how make check replays the seed corpus
  * and every crash the fuzzers found (fuzz/corpus/TARGET/). */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # fuzz/replay.sh: make check replays every fuzz target's corpus (the seeds
 # and each crash a fuzzer found, fuzz/corpus/TARGET/) through the target
 # built without libFuzzer (fuzz/TARGET-replay).  A crash or abort fails.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # fuzz/run.sh [SECONDS] [TARGET...]: build the libFuzzer targets with clang
 # (-fsanitize=fuzzer,address,undefined) and run each for SECONDS (default
 # 60) on a copy of its seed corpus fuzz/corpus/TARGET.  Targets: events

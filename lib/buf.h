@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* buf.h: a growable text buffer; outputs are formatted here, then written
  * in one go. */
 #ifndef TI_BUF_H

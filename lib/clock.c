@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* clock.c: clocks and the per-architecture timestamp counter. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* clock.h: monotonic and wall clocks, and the timestamp counter. */
 #ifndef TI_CLOCK_H
 #define TI_CLOCK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* counters.c: open, read and scale perf_event counters on a child. */
 #include "config.h"
 

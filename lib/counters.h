@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* counters.h: perf_event counters attached to a child before it execs. */
 #ifndef TI_COUNTERS_H
 #define TI_COUNTERS_H

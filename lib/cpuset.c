@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* cpuset.c: taskset(1)/cpuset(7) list syntax to and from cpu_set_t. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* cpuset.h: CPU lists in taskset(1)'s syntax ("0", "0-3,6", "0-7:2"). */
 #ifndef TI_CPUSET_H
 #define TI_CPUSET_H

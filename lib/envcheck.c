@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* envcheck.c: noise sources of the machine, from /proc and /sys.  Paths and
  * meanings: Documentation/admin-guide/pm/cpufreq.rst (scaling_governor,
  * cpufreq/boost), intel_pstate.rst (no_turbo), ABI/testing/sysfs-devices-

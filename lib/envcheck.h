@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* envcheck.h: what on this machine adds noise to a measurement (--check-env
  * and the "environment" of --json): each fact with a verdict and the
  * command that fixes it. */

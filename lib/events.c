@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* events.c: perf's generic event names, raw events, modifiers and groups. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* events.h: event names to perf_event_attr fields, independent of the
  * perf headers so the portable build can parse (and then skip) them. */
 #ifndef TI_EVENTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* host.c: hostname, kernel, CPU model, perf_event_paranoid. */
 #include "config.h"
 

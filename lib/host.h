@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* host.h: facts about the machine a run was measured on. */
 #ifndef TI_HOST_H
 #define TI_HOST_H

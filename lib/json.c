@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* json.c: streaming JSON writer (RFC 8259 string escapes). */
 #include "config.h"
 

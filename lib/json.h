@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* json.h: a minimal streaming JSON writer into a ti_buf. */
 #ifndef TI_JSON_H
 #define TI_JSON_H

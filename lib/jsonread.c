@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* jsonread.c: recursive-descent JSON reader (grammar of RFC 8259). */
 #include "config.h"
 

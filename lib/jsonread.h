@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* jsonread.h: a small JSON (RFC 8259) reader building a tree, for result
  * files written by timeit, lit and LNT.  Every value remembers its line so
  * that callers can name where a file is wrong. */

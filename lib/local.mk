@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # lib/: the measurement library.  It never exits or prints.
 noinst_LIBRARIES += lib/libtimeit.a
 lib_libtimeit_a_SOURCES = \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* measure.c: spawn, attach counters, release, wait, read. */
 #include "config.h"
 

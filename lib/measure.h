@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* measure.h: one measured run, from fork to a filled-in record. */
 #ifndef TI_MEASURE_H
 #define TI_MEASURE_H

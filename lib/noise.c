@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* noise.c: flag runs whose numbers the machine, not the command, disturbed. */
 #include "config.h"
 

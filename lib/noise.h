@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* noise.h: the per-run noise screen.  From a run's own counters and rusage,
  * the reasons its times may not be representative, as bits of the
  * "noise-flags" summary line (0 = clean) and as words in --json. */

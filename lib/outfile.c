@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* outfile.c: atomic result files (temporary file + rename). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* outfile.h: result files written atomically, checked before the run. */
 #ifndef TI_OUTFILE_H
 #define TI_OUTFILE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* pfm.h: libpfm4 event strings ("INST_RETIRED.ANY_P:u", "perf::cycles")
  * encoded into perf_event_attr fields, and libpfm4's PMU/event tables.
  * Built without libpfm4 every function reports -ENOSYS. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* plan.h: the run plan, what the options produce and spawn consumes. */
 #ifndef TI_PLAN_H
 #define TI_PLAN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* readers.c: result file readers for timeit-compare. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* readers.h: load benchmark results of one side of a comparison (timeit
  * summary files and directories of them, timeit --json, lit -o JSON, LNT
  * report JSON format_version 2) and merge the samples of each benchmark. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* record.h: the measurement record, one plain struct per measured run. */
 #ifndef TI_RECORD_H
 #define TI_RECORD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* repeat.c: run a plan several times; median, min and MAD of the runs. */
 #include "config.h"
 

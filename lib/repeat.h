@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* repeat.h: --repeat and --warmup.  Runs a plan several times and folds the
  * measured runs into one record of medians plus n, min and MAD per metric.
  * The aggregation is a pure function over records, so tests can feed it. */

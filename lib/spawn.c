@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* spawn.c: vfork, exec, wait; timeout and signals to timeit.
  *
  * The child is started with vfork: timeit is suspended until the child has

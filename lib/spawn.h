@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* spawn.h: start a child with vfork, wait for it, and say how it ended. */
 #ifndef TI_SPAWN_H
 #define TI_SPAWN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* stats-infer.c: rank tests, shift estimates, multiple-comparison
  * adjustment and a reproducible bootstrap (ti_stats_*, declared in
  * stats.h).  Kept apart from stats.c because it needs libm. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* stats.c: location and spread of a run set.  No libm here: timeit itself
  * links this file for --repeat and starts faster without loading libm
  * (stats-infer.c holds the tests and estimates that need it). */

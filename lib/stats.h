@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* stats.h: robust statistics over arrays of doubles, for run sets (timeit
  * --repeat) and A/B comparisons (timeit-compare).  Nothing here prints or
  * exits; functions that allocate return 0 or -ENOMEM / -EINVAL. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* summary.c: summary file, stderr report and JSON record writers. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* summary.h: the summary file, the stderr report and the JSON document. */
 #ifndef TI_SUMMARY_H
 #define TI_SUMMARY_H

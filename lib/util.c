@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* util.c: strict number parsing. */
 #include "config.h"
 

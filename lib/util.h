@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* util.h: small helpers shared by the programs. */
 #ifndef TI_UTIL_H
 #define TI_UTIL_H

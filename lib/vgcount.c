@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* vgcount.c: count instructions by running the command under cachegrind.
  *
  * Why cachegrind --cache-sim=no: its Ir count is the number of guest

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* vgcount.h: an exact instruction count without a PMU: the command run
  * once more, after the measured run(s), under valgrind's cachegrind. */
 #ifndef TI_VGCOUNT_H

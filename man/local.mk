@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # man/: manual pages.
 dist_man_MANS += man/timeit.1
 dist_man_MANS += man/timeit-compare.1

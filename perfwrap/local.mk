@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # perfwrap/: timeit-perf, the perf-stat-based wrapper with the same contract.
 # The script is built from perfwrap/timeit-perf.sh with the version and the
 # perf found by configure filled in.

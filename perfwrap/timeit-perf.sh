@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # timeit-perf: run a command under `perf stat` and report like timeit(1).
 #
 # The command line, the summary file and the exit statuses follow

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # RunSafely.sh: run one sample of one benchmark under timeit the way lit
 # does, then check its output against the reference.  Never fails itself:
 # the verdict goes to OUTBASE.status so that one broken benchmark does not

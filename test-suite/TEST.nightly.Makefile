@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # TEST.nightly.Makefile: what a nightly run reports, and the A/B run.
 # Included by Makefile; uses its BENCHMARKS, SAMPLE_SEQ and run_sample.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # test-suite/: LLVM-style nightly Makefiles and bundled benchmarks (driven with make -C test-suite).
 # The suite is plain GNU make, not automake: these lines only ship it and
 # give the build tree "make demo".  See test-suite/README.md.

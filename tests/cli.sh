@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The command line (spec/compat.md "Command line"): the reference's usage
 # errors byte for byte, strict numbers, "--", --version, -h, options ending
 # at the first non-option, the last repeated option winning.  A bad command

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # timeit-compare's --help and --version, and its man page documents every
 # option --help lists.
 # shellcheck source=tests/setup disable=SC2154

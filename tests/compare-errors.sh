@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # timeit-compare's input and usage errors: status 2 and a message that
 # names the file (and the line, where there is one); missing benchmarks and
 # failed runs are reported in the table, not as errors.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* compare-gen: write synthetic timeit summary files for the timeit-compare
  * tests, reproducibly on every platform (the PRNG is lib/stats.c's).
  *   compare-gen DIR SEED BENCHES SAMPLES NOISE SHIFT SHIFTED

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # timeit-compare reads every input format: summary files and directories
 # written by timeit itself (per-file sample numbers and per-sample
 # subdirectories), timeit --json (one run per file, and several runs in

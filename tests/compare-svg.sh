@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # timeit-compare --svg writes a plot that a real SVG renderer accepts
 # (rsvg-convert, Debian librsvg2-bin), with names that need XML escaping,
 # and with nothing to plot; a failed comparison leaves no file behind.

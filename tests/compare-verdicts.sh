@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # timeit-compare's verdicts end to end, on synthetic results with a fixed
 # seed (tests/compare-gen): the A/A false-positive rate, a 3 % shift with 5
 # samples a side at 1 % noise, the gates (--min-change, --noise-floor,

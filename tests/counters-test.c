@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* counters-test: the counter logic through the syscall seam.  Every case
  * scripts what perf_event_open and read return for each event, then checks
  * what ti_counters_* made of it. */

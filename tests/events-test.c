@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* events-test: event-list parsing, table-driven. */
 #include "config.h"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Event selection for real: software events, --list-events, --strict-events,
 # unknown names, and libpfm4 strings when built with it.
 . "$top_srcdir/tests/setup"

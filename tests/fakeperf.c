@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* fakeperf: see fakeperf.h. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* json-test: the JSON writer's strings, byte for byte: escapes, and bytes
  * that are not UTF-8 (RFC 8259 section 8.1 wants UTF-8 text). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* jsonread-test.c: the JSON reader on valid and malformed documents (TAP). */
 #include "config.h"
 

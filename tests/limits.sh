@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The seven --limit-* options reach the command as soft = hard = N (at most
 # the current hard limit), and limit the command, not timeit.
 # shellcheck source=tests/setup disable=SC2154

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # tests/: make check.  C unit tests speak TAP; shell tests use exit status
 # (0 pass, 77 skip, 99 hard error).
 TEST_EXTENSIONS = .sh
@@ -104,3 +105,7 @@ check_PROGRAMS += tests/json-test
 check_PROGRAMS += tests/timeit-dynamic
 tests_timeit_dynamic_SOURCES = $(timeit_timeit_SOURCES)
 tests_timeit_dynamic_LDADD = $(timeit_timeit_LDADD)
+
+# The licence: LICENSE and an SPDX line in every source file.
+TESTS += tests/licence.sh
+EXTRA_DIST += tests/licence.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The man pages are well-formed and describe every option --help lists.
 . "$top_srcdir/tests/setup"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # What is measured: user from task-clock when it is counted (rusage
 # otherwise, or with --rusage-times), sys from wait4, the command's own
 # children included; the portable path (--no-perf, or a build with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* noise-test: the --cpu list parser, the per-run noise screen over injected
  * records, and --check-env's verdicts over a fake /proc and /sys tree. */
 #include "config.h"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Noise control for real: --cpu pins the command (its own
 # /proc/self/status), --no-aslr reaches it (/proc/self/personality),
 # --check-env on this machine, and the noise screen in the summary and JSON.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* options-test: the command-line parser, table-driven. */
 #include "config.h"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # One battery of command lines through both timeit and timeit-perf: the
 # exit status, the stderr messages, the summary's layout and keys, and the
 # files the command wrote must be the same; times agree within a tolerance.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # timeit-perf without a working perf: exit 66 and say so, or with
 # --fallback measure through GNU time; without GNU time --report-maxrss
 # is refused before anything runs.

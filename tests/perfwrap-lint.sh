@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # timeit-perf is shellcheck clean, and its man page documents every option
 # of its --help.
 . "$top_srcdir/tests/setup"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* pfm-test: libpfm4 event strings through ti_events_parse and the listing
  * walk.  Encodings checked are those of libpfm4's generic perf:: table,
  * which every machine has (hardware PMU tables differ per CPU). */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # --redirect-input/-output/-stdout/-stderr and --chdir: where the command's
 # streams go and where it runs.  Relative paths are timeit's, not the
 # command's after --chdir.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # 32 timeits at once, each measuring a different program: every summary
 # and every redirected output belongs to its own run.
 # shellcheck source=tests/setup disable=SC2154

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The command inherits exactly the descriptors timeit was given (0, 1, 2
 # here): no counter, pipe, summary or JSON descriptor leaks into it; and
 # its signal mask and dispositions are the defaults, whatever timeit got.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # 'ulimit -n' so low that counters cannot open: timeit falls back to
 # rusage and still measures; lower still, it fails with a clear error and
 # leaves nothing behind.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # SIGINT, SIGTERM and SIGHUP storms at timeit: while the command runs and
 # while timeit is still starting.  Whatever arrives, the command's group
 # dies, timeit exits 137 with the summary written (or, hit before it could

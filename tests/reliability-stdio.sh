@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # A command that closes its standard streams, floods them, or writes into
 # a pipe whose reader has gone: timeit measures it all the same.
 # shellcheck source=tests/setup disable=SC2154

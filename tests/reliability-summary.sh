@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Fault injection on the result file: a full device, a full file system,
 # paths that cannot be written.  A clear error names the path, the
 # previous file survives, no temporary file is left behind.

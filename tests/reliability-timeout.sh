@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The timeout hits a command that ignores SIGTERM and has forked
 # grandchildren: every process of the tree dies, the summary is written,
 # and nothing is left running.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # valgrind memcheck on representative runs of timeit: counters and
 # summary and JSON, the report on stderr, explicit and missing events,
 # the rusage path, a timeout, an exec failure, usage and path errors, a

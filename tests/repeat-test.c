@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* repeat-test: the aggregation of --repeat over injected records (exact
  * medians, minima and MADs), its summary lines, and the run loop on a real
  * command (how many runs, stopping at a failure, --keep-going). */

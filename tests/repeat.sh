@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # --repeat, --warmup, --keep-going through the command line: summary lines,
 # JSON runs, stopping at a failure, redirect files, progress display.
 . "$top_srcdir/tests/setup"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # SIGINT, SIGTERM and SIGHUP to timeit while the command runs: the
 # command's whole process group is killed, status 137 with the reference's
 # message, and the summary is still written.  The command leads its own

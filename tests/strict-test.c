@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* strict-test: --strict-events and --list-events's probe through the
  * syscall seam, with a real child (/bin/sh) so the abort path is run. */
 #include "config.h"

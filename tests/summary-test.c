@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* summary-test: the summary file and stderr report, byte for byte. */
 #include "config.h"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The summary file and the stderr report (spec/compat.md "Summary file"):
 # the reference's first lines byte for byte, read the way lit reads them;
 # extra lines that no consumer can mistake; the atomic write, symlinks,

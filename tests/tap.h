@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* tap.h: a minimal Test Anything Protocol emitter for the C unit tests.
  * Each check names the table row (__LINE__) it came from. */
 #ifndef TI_TAP_H

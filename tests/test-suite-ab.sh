@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # test-suite "make ab": both sides built, samples run strictly interleaved
 # (A B A B ...), timeit-compare's table and SVG, byte-identical binaries
 # marked "no code change" (and only those), each side's LNT report readable

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # test-suite: what the suite passes to $(TIMEIT) (lit's arguments, in
 # lit's order, TIMEIT_FLAGS, COUNT_INSTRUCTIONS=valgrind), and fpcmp's
 # tolerances (numbers within tolerance match, text must match exactly).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # test-suite with TIMEIT=timeit-perf: the suite needs only the timeit
 # contract, so the perf-stat wrapper runs it too, with the same verdicts
 # for a passing benchmark, a crash, a timeout and a wrong output.

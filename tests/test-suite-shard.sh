@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # test-suite SHARD=K/N: the shards of a suite partition it exactly (every
 # benchmark in exactly one shard, for several N), and a sharded run runs
 # and reports only its own benchmarks.

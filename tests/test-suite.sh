@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # test-suite: the bundled suite end to end at small sizes, with the
 # deliberately broken SelfTest programs: each failure is reported as what it
 # is, the rest still runs, make fails at the end, and the reports hold up

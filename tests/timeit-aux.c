@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* timeit-aux: a test helper whose every behaviour is asked for on the
  * command line.  Actions run in order:
  *   exit N        exit with status N

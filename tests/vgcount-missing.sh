@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # --count-instructions with no valgrind to run: the documented errors, which
 # need no valgrind to check.
 . "$top_srcdir/tests/setup"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* vgcount-test: the cachegrind out-file parser, the valgrind lookup and the
  * error phrases of lib/vgcount.c, without running valgrind. */
 #include "config.h"

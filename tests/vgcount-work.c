@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* vgcount-work: a program whose instruction count is a function of its
  * arguments, for the --count-instructions=valgrind tests.  Actions, in order:
  *   work N           N rounds of a small integer kernel

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # --count-instructions=valgrind: exact, repeatable counts of the whole
 # process tree, from an extra run that leaves the measured run alone.
 . "$top_srcdir/tests/setup"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* compare.c: timeit-compare, A/B verdicts for two sets of benchmark
  * results.  Reads both sides through lib/readers.c, tests each benchmark
  * with lib/stats.c, and prints a table (text, Markdown, CSV or JSON) and

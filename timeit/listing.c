@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* listing.c: --list-events (and --check-env): what this machine offers. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* listing.h: timeit's informational actions, --list-events and
  * --check-env.  They print to OUT and return timeit's exit status. */
 #ifndef TI_LISTING_H

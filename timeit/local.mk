@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # timeit/: the programs, thin command lines over lib/.
 bin_PROGRAMS += timeit/timeit
 timeit_timeit_SOURCES = timeit/timeit.c timeit/options.c timeit/options.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* options.c: the option table and the parser.  Options end at the first
  * argument that does not start with '-' (or at "--"); the rest is the
  * command, passed unchanged to execvp.  A repeated option: the last wins. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* options.h: timeit's command line: the option table, parsing and
  * validation.  Nothing here runs anything or exits. */
 #ifndef TI_OPTIONS_H

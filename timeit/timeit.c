@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* timeit.c: the command line.  Parses and validates everything, then hands
  * a run plan to lib/ and reports what came back. */
 #include "config.h"

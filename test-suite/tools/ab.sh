@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # ab.sh: the end of "make ab": a report per side, timeit-compare's verdict
 # table annotated with "no code change" where both sides' binaries are
 # byte-identical, and the exit status.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # clean.sh: remove what the suite wrote under O (and in RESULTS), by name,
 # never a whole directory: O or RESULTS may be a directory that also holds
 # the user's own files (RESULTS=$HOME/results, O=.).  A directory is removed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* fpcmp: compare two output files, numbers with a tolerance, text exactly.
  *
  * usage: fpcmp [-r RELTOL] [-a ABSTOL] FILE1 FILE2

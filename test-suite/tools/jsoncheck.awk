@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # jsoncheck.awk: exit 0 when the input is exactly one well-formed JSON
 # value (grammar of RFC 8259), else name the byte offset and exit 1.  A
 # dependency-free check of report.json for machines without jq or python.

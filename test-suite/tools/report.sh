@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # report.sh: collect the statuses and summaries of a suite run into
 # O/report.json (LNT report format version 2), O/report.csv (one row per
 # sample) and a table on stdout.  Exit status 1 when any benchmark failed

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The bundled benchmarks.  Each NAME is NAME.c, run with one size argument:
 # NAME_SIZE by default, NAME_SIZE_small with SIZE=small (reference outputs
 # NAME.reference_output and NAME.reference_output.small).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* exprparse: parsing.  Generates a long text of arithmetic expressions
  * from a fixed seed, then tokenises and evaluates it with a recursive-descent
  * parser ROUNDS times.  Prints the number of expressions and their sum

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* fft: iterative radix-2 complex FFT.  Transforms a fixed signal of
  * 2^LOG2 points forward and back ROUNDS times; prints the round-trip error
  * bound and the magnitude of three spectral lines. */

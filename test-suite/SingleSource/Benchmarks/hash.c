@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* hash: integer hashing into an open-addressing table.
  * Inserts N keys from a fixed pseudo-random stream (with repeats), then
  * looks up N more; prints the distinct-key count, hits and a checksum. */

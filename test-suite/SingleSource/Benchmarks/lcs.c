@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* lcs: dynamic programming, the longest common subsequence of two
  * pseudo-random DNA-like strings of length N (two-row table).  Prints the
  * length and a checksum of the last row. */

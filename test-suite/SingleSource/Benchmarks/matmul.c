@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* matmul: dense double-precision matrix multiply C = A * B (i-k-j order,
  * so the inner loop streams rows).  Prints the trace and a weighted sum. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* memwalk: memory-bound pointer chasing.  Builds one random cycle through
  * an array of N indices (Sattolo's algorithm) and follows it STEPS times;
  * most steps miss the cache.  Prints the final position and a checksum. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* nbody: a floating-point kernel, the classic five-body planetary
  * simulation with a symplectic Euler step.  Prints the energy before and
  * after STEPS steps; energy is nearly conserved, which checks the step. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* qsort: branchy code, a hand-written quicksort (median of three, insertion
  * sort for short runs) over pseudo-random integers, repeated ROUNDS times.
  * Prints whether every round came out sorted and a checksum. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* sieve: the sieve of Eratosthenes over a byte array, repeated ROUNDS
  * times over 1..8,000,000.  Prints the prime count and the largest prime. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* spawn: a benchmark that spawns child processes.  The parent re-executes
  * itself CHILDREN times (fork + exec, as a build driver would); each child
  * computes the Collatz stopping times of its slice of 1..N and writes its

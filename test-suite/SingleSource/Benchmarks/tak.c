@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* tak: recursion.  Takeuchi's function and a naive Fibonacci, both dominated
  * by call overhead, evaluated ROUNDS times on slowly varying arguments (so
  * no call can be hoisted out of the loop).  Prints the sums. */

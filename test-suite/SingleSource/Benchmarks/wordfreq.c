@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* wordfreq: string processing.  Generates N words of pseudo-random text
  * from a small syllable table, counts word frequencies in a hash table
  * keyed by the string, reverses every word, and searches for a pattern.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Deliberately broken programs that check the suite's own failure handling
 # (tests/test-suite.sh adds this directory to TEST_DIRS; a nightly never
 # runs it).  Each must be reported as described and must not stop the rest.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* builderr: does not compile; reported as "fail build". */
 int main(void)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* crash: dies of SIGSEGV after printing; reported as "fail signal 11". */
 #include <signal.h>
 #include <stdio.h>

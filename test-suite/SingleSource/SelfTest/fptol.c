@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* fptol: prints numbers a little off its reference output (relative error
  * 1e-8), which fpcmp accepts with the tolerance 1e-6 of bench.mk. */
 #include <stdio.h>
