@@ -9,5 +9,6 @@ fuzz_options_replay_SOURCES = fuzz/options.c fuzz/replay.c timeit/options.c
 fuzz_options_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/timeit
 fuzz_jsonread_replay_SOURCES = fuzz/jsonread.c fuzz/replay.c
 fuzz_readers_replay_SOURCES = fuzz/readers.c fuzz/replay.c
+fuzz_readers_replay_LDADD = $(AB_LIBS)
 TESTS += fuzz/replay.sh
 EXTRA_DIST += fuzz/replay.sh fuzz/run.sh fuzz/corpus

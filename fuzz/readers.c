@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* fuzz/readers.c: libFuzzer target for timeit-compare's result readers
- * (ti_readers_load): timeit summaries, timeit --json, lit and LNT JSON.
+ * (ti_ab_read): timeit summaries, timeit --json, lit and LNT JSON.
  * The input becomes a file (in memory, memfd_create(2)); its first byte
  * picks the metric asked for. */
 #include "config.h"
@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "readers.h"
+#include "read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -21,8 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"exec_time", "real", "user", "sys", "maxrss", "task-clock",
 		"instructions", "compile_time", "exit",
 	};
-	struct ti_readers_set set = { 0 };
-	struct ti_readers_error err;
+	struct ti_ab_set set = { 0 };
+	struct ti_ab_error err;
 	char path[64];
 	const char *metric = metrics[size ? data[0] % (sizeof metrics / sizeof metrics[0]) : 0];
 	int fd = memfd_create("timeit-fuzz.time", MFD_CLOEXEC);
@@ -34,13 +34,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	if (ti_readers_load(&set, path, metric, &err) >= 0) {
-		ti_readers_sort(&set);
+	if (ti_ab_read(&set, path, metric, &err) >= 0) {
+		ti_ab_sort(&set);
 		for (size_t i = 0; i < set.n; i++)
-			if (ti_readers_find(&set, set.b[i].name) == NULL)
+			if (ti_ab_find(&set, set.b[i].name) == NULL)
 				abort();
 	}
-	ti_readers_free(&set);
+	ti_ab_set_free(&set);
 	close(fd);
 	return 0;
 }

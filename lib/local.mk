@@ -16,8 +16,7 @@ lib_libtimeit_a_SOURCES = \
 	lib/util.c lib/util.h
 lib_libtimeit_a_SOURCES += lib/pfm.c lib/pfm.h
 lib_libtimeit_a_SOURCES += lib/stats.c lib/stats-infer.c lib/stats.h \
-	lib/jsonread.c lib/jsonread.h \
-	lib/readers.c lib/readers.h
+	lib/jsonread.c lib/jsonread.h
 lib_libtimeit_a_SOURCES += lib/repeat.c lib/repeat.h
 # Issue 8: instruction counts under valgrind.
 lib_libtimeit_a_SOURCES += lib/vgcount.c lib/vgcount.h

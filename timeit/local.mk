@@ -7,3 +7,4 @@ timeit_timeit_LDFLAGS = $(AM_LDFLAGS) $(TIMEIT_LDFLAGS)
 timeit_timeit_SOURCES += timeit/listing.c timeit/listing.h
 bin_PROGRAMS += timeit/timeit-compare
 timeit_timeit_compare_SOURCES = timeit/compare.c
+timeit_timeit_compare_LDADD = $(AB_LIBS)

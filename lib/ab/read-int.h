@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* read-int.h: what the readers of lib/ab (read-*.c) share: the format
+ * table's row, errors, adding runs to a set, and the number forms.  Not
+ * for the programs: they use read.h. */
+#ifndef TI_AB_READ_INT_H
+#define TI_AB_READ_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "jsonread.h"
+#include "read.h"
+
+/* What a reader is given: the file, the benchmark name the file stands
+ * for (from its path), its text, and, for a JSON format, its parsed top
+ * level object. */
+struct ti_ab_input {
+	const char *path;
+	const char *name;
+	const char *data;
+	size_t len;
+	const struct ti_jsonread_value *top;	/* NULL for a text format */
+	const char *metric;
+};
+
+/* A row of the format table (read.c): JSON says whether the text must
+ * parse as a JSON object first; PROBE tells whether IN is this format;
+ * LOAD adds its runs to SET and returns how many, or -errno / -EINVAL. */
+struct ti_ab_format {
+	const char *name;
+	bool json;
+	bool (*probe)(const struct ti_ab_input *in);
+	int (*load)(struct ti_ab_set *set, const struct ti_ab_input *in, struct ti_ab_error *err);
+};
+
+/* The readers, one per format. */
+bool ti_ab_read_summary_probe(const struct ti_ab_input *in);
+int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
+		       struct ti_ab_error *err);
+bool ti_ab_read_timeit_probe(const struct ti_ab_input *in);
+int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
+		      struct ti_ab_error *err);
+bool ti_ab_read_lit_probe(const struct ti_ab_input *in);
+int ti_ab_read_lit(struct ti_ab_set *set, const struct ti_ab_input *in, struct ti_ab_error *err);
+bool ti_ab_read_lnt_probe(const struct ti_ab_input *in);
+int ti_ab_read_lnt(struct ti_ab_set *set, const struct ti_ab_input *in, struct ti_ab_error *err);
+
+/* Fill ERR for PATH (LINE 0: the whole file) and return -EINVAL. */
+int ti_ab_read_error(struct ti_ab_error *err, const char *path, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Fill ERR with strerror(E) for PATH and return -E. */
+int ti_ab_read_sys_error(struct ti_ab_error *err, const char *path, int e);
+/* The error for a negative metric value V of KEY in benchmark NAME. */
+int ti_ab_read_negative(struct ti_ab_error *err, const char *path, int line,
+			const char *name, const char *key, double v);
+
+/* Record one run of NAME: FAILED, or a sample S (S.value NAN: lacking);
+ * WHERE names the file of a failure.  Returns 0 or -ENOMEM. */
+int ti_ab_read_add_run(struct ti_ab_set *set, const char *name, bool failed,
+		       struct ti_ab_sample s, const char *where);
+/* A metric value that may be a number or a list of numbers: one run per
+ * number (none: one run lacking the metric).  Returns the runs added or
+ * an error. */
+int ti_ab_read_add_values(struct ti_ab_set *set, const char *name,
+			  const struct ti_jsonread_value *v, const char *path,
+			  const char *metric, struct ti_ab_error *err);
+
+/* The summary key a metric is read from (exec_time: the user line). */
+const char *ti_ab_read_summary_key(const char *metric);
+/* KEY names event EV, possibly with perf modifiers ("instructions:u"). */
+bool ti_ab_read_is_event(const char *key, const char *ev);
+/* A plain non-negative decimal number, as a summary line holds it. */
+bool ti_ab_read_plain(const char *s, double *out);
+/* V's number, or NAN when V is missing or not a number. */
+double ti_ab_read_number(const struct ti_jsonread_value *v);
+/* The last component of PATH. */
+const char *ti_ab_read_base_name(const char *path);
+/* IN's "tests" array (lit and LNT), or NULL with *RC set to the error
+ * (not an array, empty). */
+const struct ti_jsonread_value *ti_ab_read_tests(const struct ti_ab_input *in,
+						 struct ti_ab_error *err, int *rc);
+
+#endif

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* read-summary.c: the timeit summary file, "key value" lines (timeit(1),
+ * SUMMARY FILE). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "read-int.h"
+
+/* Anything that is not JSON is read as a summary. */
+bool ti_ab_read_summary_probe(const struct ti_ab_input *in)
+{
+	return !in->top;
+}
+
+/* A timeit summary file (lib/summary.c ti_summary_format): "key value"
+ * lines; exit first, then real, user, sys, maxrss and counters. */
+int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
+		       struct ti_ab_error *err)
+{
+	const char *path = in->path, *name = in->name, *data = in->data;
+	const char *want = ti_ab_read_summary_key(in->metric);
+	struct ti_ab_sample s = { NAN, NAN, NAN };
+	double ev_value = NAN;
+	long status = 0;
+	int line = 0, keys = 0;
+	/* Where the lines whose value is taken were: a second one is an
+	 * error, as it is for lit, which asserts a single line starting with
+	 * "user" (litsupport/modules/timeit.py getUserTimeFromContents). */
+	int exit_line = 0, want_line = 0, ev_line = 0;
+
+	for (const char *p = data; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char buf[512], *key, *val, *extra, *save;
+		double v;
+
+		line++;
+		if (len >= sizeof buf)
+			return ti_ab_read_error(err, path, line, "line too long");
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		p += len + (nl ? 1 : 0);
+		if (len > 0 && buf[len - 1] == '\r')
+			buf[len - 1] = '\0';
+		if (!(key = strtok_r(buf, " \t", &save)))
+			continue;
+		val = strtok_r(NULL, " \t", &save);
+		extra = strtok_r(NULL, " \t", &save);
+		if (!val)
+			return ti_ab_read_error(err, path, line, "expected 'key value'");
+		keys++;
+		/* Lines this reader uses must be "key number"; others may take
+		 * any form a later timeit gives them. */
+		bool used = strcmp(key, "exit") == 0 || strcmp(key, want) == 0 ||
+			    (strncmp(key, "ev-", 3) == 0 && strcmp(key + 3, want) == 0) ||
+			    ti_ab_read_is_event(key, "instructions") || ti_ab_read_is_event(key, "valgrind-instructions");
+		if (!used)
+			continue;
+		if (extra)
+			return ti_ab_read_error(err, path, line, "expected 'key value'");
+		if (strcmp(key, "exit") == 0) {
+			/* A status is a small integer; also in range: converting
+			 * a double outside long's range is undefined behaviour
+			 * (C11 6.3.1.4). */
+			if (!ti_ab_read_plain(val, &v) || v != floor(v) || v > 2147483647.0)
+				return ti_ab_read_error(err, path, line, "exit: bad status '%s'", val);
+		} else if (!ti_ab_read_plain(val, &v)) {
+			return ti_ab_read_error(err, path, line, "%s: bad number '%s'", key, val);
+		}
+		int *seen = strcmp(key, "exit") == 0 ? &exit_line : strcmp(key, want) == 0 ? &want_line
+			    : strncmp(key, "ev-", 3) == 0 && strcmp(key + 3, want) == 0 ? &ev_line : NULL;
+		if (seen && *seen)
+			return ti_ab_read_error(err, path, line, "%s: second line (the first is line %d)", key, *seen);
+		if (seen)
+			*seen = line;
+		if (strcmp(key, "exit") == 0)
+			status = (long)v;
+		if (strcmp(key, want) == 0)
+			s.value = v;
+		else if (strncmp(key, "ev-", 3) == 0 && strcmp(key + 3, want) == 0)
+			ev_value = v;	/* ti_summary_key's escape for reserved names */
+		if (ti_ab_read_is_event(key, "instructions"))
+			s.insn = v;
+		if (ti_ab_read_is_event(key, "valgrind-instructions"))
+			s.vg_insn = v;
+	}
+	if (keys == 0)
+		return ti_ab_read_error(err, path, 0, "empty summary file");
+	if (isnan(s.value))
+		s.value = ev_value;
+	return ti_ab_read_add_run(set, name, status != 0, s, path) < 0 ? -ENOMEM : 1;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* read-timeit.c: timeit --json files (timeit(1), JSON OUTPUT). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "read-int.h"
+
+/* The counter named EV in a timeit --json run's "counters" array, scaled;
+ * time events are converted from ns to seconds like the summary does.
+ * Counts that never multiplex have no "scaled" field, only "value": the
+ * ones timeit takes from rusage (page-faults, context-switches: "source":
+ * "rusage", lib/summary.c ti_json_record). */
+static double json_counter(const struct ti_jsonread_value *run, const char *ev)
+{
+	const struct ti_jsonread_value *c = ti_jsonread_get(run, "counters");
+
+	if (!c || c->type != TI_JSONREAD_ARRAY)
+		return NAN;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct ti_jsonread_value *name = ti_jsonread_get(&c->items[i], "name");
+		const struct ti_jsonread_value *counted = ti_jsonread_get(&c->items[i], "counted");
+
+		if (!name || name->type != TI_JSONREAD_STRING || !ti_ab_read_is_event(name->str, ev))
+			continue;
+		if (!counted || counted->type != TI_JSONREAD_TRUE)
+			return NAN;
+		const struct ti_jsonread_value *sv = ti_jsonread_get(&c->items[i], "scaled");
+		double v = ti_ab_read_number(sv ? sv : ti_jsonread_get(&c->items[i], "value"));
+		if (ti_ab_read_is_event(ev, "task-clock") || ti_ab_read_is_event(ev, "cpu-clock"))
+			v /= 1e9;
+		return v;
+	}
+	return NAN;
+}
+
+/* timeit --json (timeit/timeit.c format_json): {"runs": [run, ...]}, each
+ * run one sample of the benchmark named after the file.  valgrind counts
+ * the command once per file, after the measured runs: top-level
+ * "valgrind": {"instructions": N} (lib/vgcount.c).  As the metric (named
+ * like the summary's line) that count is one sample of the file, as it is
+ * one line of a summary, however many runs the file has. */
+bool ti_ab_read_timeit_probe(const struct ti_ab_input *in)
+{
+	return ti_jsonread_get(in->top, "runs") != NULL;
+}
+
+int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
+		      struct ti_ab_error *err)
+{
+	const struct ti_jsonread_value *top = in->top;
+	const char *path = in->path, *metric = in->metric;
+	char name[1024];
+	const struct ti_jsonread_value *runs = ti_jsonread_get(top, "runs");
+	const char *want = ti_ab_read_summary_key(metric);
+	const struct ti_jsonread_value *vg = ti_jsonread_get(ti_jsonread_get(top, "valgrind"),
+							     "instructions");
+	double vg_insn = ti_ab_read_number(vg);
+	bool per_file = strcmp(want, "valgrind-instructions") == 0;
+	int nruns = 0;
+
+	ti_ab_bench_name(ti_ab_read_base_name(path), ".json", name, sizeof name);
+
+	if (runs->type != TI_JSONREAD_ARRAY)
+		return ti_ab_read_error(err, path, runs->line, "\"runs\" is a %s, not an array",
+			     ti_jsonread_type_name(runs->type));
+	for (size_t i = 0; i < runs->n; i++) {
+		const struct ti_jsonread_value *run = &runs->items[i], *st;
+		struct ti_ab_sample s = { NAN, NAN, NAN };
+
+		if (run->type != TI_JSONREAD_OBJECT)
+			return ti_ab_read_error(err, path, run->line, "run is a %s, not an object",
+				     ti_jsonread_type_name(run->type));
+		st = ti_jsonread_get(run, "status");
+		if (!st || st->type != TI_JSONREAD_NUMBER)
+			return ti_ab_read_error(err, path, run->line, "run without a numeric \"status\"");
+		nruns++;
+		if (per_file) {
+			/* The runs only tell whether the benchmark failed. */
+			if (st->num != 0 && ti_ab_read_add_run(set, name, true, s, path) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		s.value = ti_ab_read_number(ti_jsonread_get(run, want));
+		if (isnan(s.value))
+			s.value = json_counter(run, want);
+		if (s.value < 0)
+			return ti_ab_read_negative(err, path, run->line, name, want, s.value);
+		s.insn = json_counter(run, "instructions");
+		s.vg_insn = vg_insn;
+		if (ti_ab_read_add_run(set, name, st->num != 0, s, path) < 0)
+			return -ENOMEM;
+	}
+	if (nruns == 0)
+		return ti_ab_read_error(err, path, runs->line, "no runs");
+	if (per_file) {
+		struct ti_ab_sample s = { vg_insn, NAN, vg_insn };
+		if (vg_insn < 0)
+			return ti_ab_read_negative(err, path, vg->line, name, want, vg_insn);
+		if (ti_ab_read_add_run(set, name, false, s, path) < 0)
+			return -ENOMEM;
+		return 1;
+	}
+	return nruns;
+}

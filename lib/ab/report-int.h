@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* report-int.h: what the report formatters (report.c, report-svg.c)
+ * share. */
+#ifndef TI_AB_REPORT_INT_H
+#define TI_AB_REPORT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report.h"
+
+/* Why there is no geometric mean: it takes the benchmarks on both sides
+ * whose ratio exists, which a median of 0 has not. */
+#define TI_AB_NO_GEOMEAN "no benchmark with medians above 0 on both sides"
+
+/* V as a signed percentage ("+1.23%", "-inf", "-" for NAN) into S. */
+void ti_ab_report_pct(char *s, size_t len, double v);
+
+/* R is shown under O (--only-changed hides the unchanged). */
+bool ti_ab_report_listed(const struct ti_ab_row *r, const struct ti_ab_report_opts *o);
+
+#endif
