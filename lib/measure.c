@@ -115,7 +115,7 @@ int ti_measure(const struct ti_plan *plan, const struct ti_measure_opts *o,
 
 	/* user: task-clock (precise CPU time of the whole tree) when it was
 	 * counted, as LLVM's perf-based timeit.sh did; the rusage split is
-	 * sampled by the scheduler tick (spec/perf-events.md). */
+	 * sampled by the scheduler tick (timeit(1), MEASUREMENT). */
 	tc = ti_record_count(r, "task-clock");
 	if (tc && !o->rusage_times) {
 		r->source = TI_SOURCE_PERF;

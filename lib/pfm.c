@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* pfm.c: libpfm4 encoding and listing (spec/perf-events.md, libpfm4 4.13
+/* pfm.c: libpfm4 encoding and listing (timeit(1), OPTIONS -e; libpfm4 4.13
  * pfm_get_os_event_encoding(3), perf_examples/task.c for the call order). */
 #include "config.h"
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# The command line (spec/compat.md "Command line"): the reference's usage
+# The command line (timeit(1), SYNOPSIS and OPTIONS): the reference's usage
 # errors byte for byte, strict numbers, "--", --version, -h, options ending
 # at the first non-option, the last repeated option winning.  A bad command
 # line runs nothing and leaves an existing summary alone.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Every exit path of spec/compat.md's table: timeit's status, what it says
+# Every exit path of timeit(1)'s EXIT STATUS table: timeit's status, what it says
 # on its own stderr, and the summary's "exit" line, which holds the same
 # status (except with --append-exitstatus, where timeit itself returns 0).
 # shellcheck source=tests/setup disable=SC2154

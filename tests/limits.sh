@@ -45,7 +45,7 @@ expect_status 0 "$TIMEIT" --summary s "$AUX" limit nofile limit cpu >out
 cmp -s want out || fail "limits changed without --limit-*: $(cat out), expected $(cat want)"
 
 # N above the current hard limit: the hard limit, quietly (soft = hard =
-# min(N, hard), spec/compat.md).  ulimit -H and -n are not POSIX but dash,
+# min(N, hard), timeit(1), OPTIONS).  ulimit -H and -n are not POSIX but dash,
 # bash and busybox sh have them.
 # shellcheck disable=SC3045
 hard=$(ulimit -Hn)

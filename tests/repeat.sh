@@ -56,7 +56,7 @@ FAIL_AT="2 4" expect_status 3 "$TIMEIT" --repeat 5 --keep-going --summary s sh r
 expect_status 137 "$TIMEIT" --repeat 3 --summary s sh -c 'kill -9 $$'
 [ "$(summary_value s n-runs)" = 1 ] || fail "went on after a signal"
 
-# Every row of the exit status table (spec/compat.md) under --repeat: the
+# Every row of the exit status table (timeit(1), EXIT STATUS) under --repeat: the
 # series stops at the first run, whose status is timeit's and the summary's.
 stops() {
 	_want=$1

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# The summary file and the stderr report (spec/compat.md "Summary file"):
+# The summary file and the stderr report (timeit(1), SUMMARY FILE):
 # the reference's first lines byte for byte, read the way lit reads them;
 # extra lines that no consumer can mistake; the atomic write, symlinks,
 # devices, and the fail-fast on a path that cannot be written.
