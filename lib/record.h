@@ -3,6 +3,7 @@
 #ifndef TI_RECORD_H
 #define TI_RECORD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
@@ -13,6 +14,19 @@
 
 #define TI_MAX_EVENTS 32
 #define TI_EVENT_NAME_MAX 64
+
+/* The exit statuses timeit gives of its own (timeit(1), EXIT STATUS);
+ * otherwise the command's exit status passes through.  One name each, for
+ * lib/ and the programs alike. */
+enum ti_status {
+	TI_STATUS_USAGE = 1,		/* bad arguments, a result path that cannot be written */
+	TI_STATUS_INTERNAL = 66,	/* set-up, fork, wait or a result write failed */
+	TI_STATUS_CANNOT_EXEC = 126,	/* the command was found but cannot be executed */
+	TI_STATUS_NOT_FOUND = 127,	/* the command was not found */
+	TI_STATUS_SIGNALED = 128,	/* + S: the command was killed by signal S */
+	/* Timeout, --limit-cpu and interrupts: timeit's SIGKILL ended it. */
+	TI_STATUS_KILLED = TI_STATUS_SIGNALED + SIGKILL,
+};
 
 /* How the child ended. */
 enum ti_end {

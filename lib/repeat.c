@@ -62,7 +62,7 @@ int ti_repeat_aggregate(const struct ti_record *runs, size_t n, struct ti_repeat
 		a->noise_flags |= nz.flags;
 	}
 
-	static const char *const keys[] = { "real", "user", "sys", "maxrss" };
+	static const char *const keys[] = { TI_KEY_REAL, TI_KEY_USER, TI_KEY_SYS, TI_KEY_MAXRSS };
 	for (size_t m = 0; m < 4; m++) {
 		for (size_t i = 0; i < n; i++)
 			x[i] = m == 0 ? runs[i].real_s : m == 1 ? runs[i].user_s
@@ -118,34 +118,6 @@ int ti_repeat_aggregate(const struct ti_record *runs, size_t n, struct ti_repeat
 out:
 	free(x);
 	return rc;
-}
-
-void ti_repeat_format(struct ti_buf *b, const struct ti_repeat_agg *a, bool maxrss)
-{
-	ti_buf_printf(b, "%-10s %zu\n", "n-runs", a->n);
-	for (size_t i = 0; i < a->nmetrics; i++) {
-		const struct ti_repeat_metric *m = &a->metric[i];
-		char key[sizeof m->key + 8];
-
-		if (!maxrss && strcmp(m->key, "maxrss") == 0)
-			continue;
-		/* Times as their summary lines print them: real/user/sys %.4f,
-		 * task-clock %.6f; counts as integers, their MAD to 0.1. */
-		snprintf(key, sizeof key, "min-%s", m->key);
-		if (m->is_time && i < 3)
-			ti_buf_printf(b, "%-10s %.4f\n", key, m->min);
-		else if (m->is_time)
-			ti_buf_printf(b, "%-10s %.6f\n", key, m->min / 1e9);
-		else
-			ti_buf_printf(b, "%-10s %.0f\n", key, m->min);
-		snprintf(key, sizeof key, "mad-%s", m->key);
-		if (m->is_time && i < 3)
-			ti_buf_printf(b, "%-10s %.4f\n", key, m->mad);
-		else if (m->is_time)
-			ti_buf_printf(b, "%-10s %.6f\n", key, m->mad / 1e9);
-		else
-			ti_buf_printf(b, "%-10s %.1f\n", key, m->mad);
-	}
 }
 
 void ti_repeat_json(struct ti_json *j, const char *key, const struct ti_repeat_agg *a)

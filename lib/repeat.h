@@ -19,7 +19,8 @@
 
 /* One metric over the measured runs.  MAD is the median absolute deviation
  * from the median times 1.4826, an estimate of the standard deviation that
- * one wild run cannot move (spec/statistics.md). */
+ * one wild run cannot move (timeit(1), REPEATED RUNS).  The summary's
+ * min- and mad- lines are written by lib/summary.c. */
 struct ti_repeat_metric {
 	char key[TI_EVENT_NAME_MAX + 8];	/* summary key: real, user, sys, maxrss, an event's */
 	bool is_time;				/* seconds (printed %.4f / %.6f), else a count */
@@ -43,11 +44,6 @@ struct ti_repeat_agg {
 /* Fold the N >= 1 measured RUNS (all of the same plan and events) into A.
  * Returns 0, -EINVAL when N is 0, or -ENOMEM. */
 int ti_repeat_aggregate(const struct ti_record *runs, size_t n, struct ti_repeat_agg *a);
-
-/* The extra summary lines of A: "n-runs N", then "min-KEY" and "mad-KEY"
- * for real, user, sys, maxrss (with MAXRSS) and each counted event.  No key
- * starts with user, exit, real, sys or maxrss (spec/compat.md). */
-void ti_repeat_format(struct ti_buf *b, const struct ti_repeat_agg *a, bool maxrss);
 
 /* A is written as a JSON object: n and, per metric, median/min/mad. */
 void ti_repeat_json(struct ti_json *j, const char *key, const struct ti_repeat_agg *a);

@@ -144,7 +144,7 @@ static __attribute__((noreturn)) void child(const struct ti_plan *plan,
 	for (int i = 0; i < 3; i++) {
 		if (ch->redir[i] >= 0 && dup2(ch->redir[i], i) < 0) {
 			tell(ch->status_wfd, ST_REDIRECT, errno);
-			_exit(66);
+			_exit(TI_STATUS_INTERNAL);
 		}
 	}
 	/* The values were worked out by ti_spawn_start. */
@@ -155,7 +155,7 @@ static __attribute__((noreturn)) void child(const struct ti_plan *plan,
 	 * directory's permissions changed since). */
 	if (ch->dir >= 0 && fchdir(ch->dir) < 0) {
 		tell(ch->status_wfd, ST_CHDIR, errno);
-		_exit(66);
+		_exit(TI_STATUS_INTERNAL);
 	}
 	/* ADDR_NO_RANDOMIZE takes effect at the exec below (setarch -R does
 	 * the same); 0xffffffff only queries the current persona. */
@@ -169,7 +169,7 @@ static __attribute__((noreturn)) void child(const struct ti_plan *plan,
 	 * script without #! through /bin/sh). */
 	execvp(ch->file, plan->argv);
 	tell(ch->status_wfd, ST_EXEC, errno);
-	_exit(errno == ENOENT || errno == ENOTDIR ? 127 : 126);
+	_exit(errno == ENOENT || errno == ENOTDIR ? TI_STATUS_NOT_FOUND : TI_STATUS_CANNOT_EXEC);
 }
 
 static void close_fd(int *fd)
@@ -611,17 +611,18 @@ void ti_record_set_status(struct ti_record *r)
 		r->status = r->exit_code;
 		break;
 	case TI_END_SIGNALED:
-		r->status = 128 + r->term_signal;
+		r->status = TI_STATUS_SIGNALED + r->term_signal;
 		break;
 	case TI_END_TIMEOUT:
 	case TI_END_INTERRUPTED:
-		r->status = 128 + SIGKILL;
+		r->status = TI_STATUS_KILLED;
 		break;
 	case TI_END_EXEC_FAILED:
-		r->status = r->setup_errno == ENOENT || r->setup_errno == ENOTDIR ? 127 : 126;
+		r->status = r->setup_errno == ENOENT || r->setup_errno == ENOTDIR
+			    ? TI_STATUS_NOT_FOUND : TI_STATUS_CANNOT_EXEC;
 		break;
 	case TI_END_SETUP_FAILED:
-		r->status = 66;
+		r->status = TI_STATUS_INTERNAL;
 		break;
 	}
 }

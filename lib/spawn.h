@@ -59,7 +59,8 @@ extern const char ti_spawn_stopped[];
  * first run was prepared, or 0.  A series of runs stops there. */
 int ti_spawn_stop_signal(void);
 
-/* Compute R->status, the exit status timeit reports (spec/compat.md). */
+/* Compute R->status, the exit status timeit reports from R->end and its
+ * details (enum ti_status; timeit(1), EXIT STATUS). */
 void ti_record_set_status(struct ti_record *r);
 
 #endif

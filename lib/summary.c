@@ -10,33 +10,103 @@
 
 #include "events.h"
 #include "noise.h"
+#include "repeat.h"
 #include "summary.h"
+#include "vgcount.h"
+
+const char *const ti_summary_reserved[TI_KEY_NRESERVED] = {
+	TI_KEY_EXIT, TI_KEY_REAL, TI_KEY_USER, TI_KEY_SYS, TI_KEY_MAXRSS,
+};
 
 void ti_summary_key(const char *name, char *out, size_t len)
 {
-	/* lit keeps every line starting with "user" and asserts there is one;
-	 * old Makefiles grep ^exit, ^real, ^user (spec/compat.md). */
-	static const char *const reserved[] = { "user", "exit", "real", "sys", "maxrss" };
-
-	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
-		if (strncmp(name, reserved[i], strlen(reserved[i])) == 0) {
-			snprintf(out, len, "ev-%s", name);
+	for (size_t i = 0; i < TI_KEY_NRESERVED; i++) {
+		if (strncmp(name, ti_summary_reserved[i], strlen(ti_summary_reserved[i])) == 0) {
+			snprintf(out, len, "%s%s", TI_KEY_EVENT_ESCAPE, name);
 			return;
 		}
 	}
 	snprintf(out, len, "%s", name);
 }
 
-void ti_summary_format(struct ti_buf *b, const struct ti_record *r,
-		       const struct ti_summary_opts *o)
+/* The lines after the events and the --repeat statistics, in file order.
+ * VALUE says whether the line is there and gives its number.  A new key is
+ * one row here (and its TI_KEY_ name in summary.h for the readers). */
+struct tail_line {
+	const char *key;
+	bool in_report;		/* also in the stderr report */
+	bool (*value)(const struct ti_summary *s, uint64_t *v);
+};
+
+static bool noise_flags(const struct ti_summary *s, uint64_t *v)
 {
+	*v = s->noise_flags;
+	return true;
+}
+
+static bool valgrind_instructions(const struct ti_summary *s, uint64_t *v)
+{
+	if (!s->vg || s->vg->rc != TI_VGCOUNT_OK)
+		return false;
+	*v = s->vg->instructions;
+	return true;
+}
+
+static const struct tail_line tail[] = {
+	{ TI_KEY_NOISE_FLAGS, false, noise_flags },
+	{ TI_KEY_VALGRIND_INSTRUCTIONS, true, valgrind_instructions },
+};
+
+static void format_tail(struct ti_buf *b, const struct ti_summary *s, bool report)
+{
+	for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++) {
+		uint64_t v;
+
+		if ((!report || tail[i].in_report) && tail[i].value(s, &v))
+			ti_buf_printf(b, "%-10s %" PRIu64 "\n", tail[i].key, v);
+	}
+}
+
+/* The --repeat lines: n-runs, then min- and mad- of every metric.  Times
+ * as their summary lines print them: real/user/sys %.4f, task-clock %.6f;
+ * counts as integers, their MAD to 0.1. */
+static void format_repeat(struct ti_buf *b, const struct ti_repeat_agg *a, bool maxrss)
+{
+	ti_buf_printf(b, "%-10s %zu\n", TI_KEY_N_RUNS, a->n);
+	for (size_t i = 0; i < a->nmetrics; i++) {
+		const struct ti_repeat_metric *m = &a->metric[i];
+		char key[sizeof m->key + 8];
+
+		if (!maxrss && strcmp(m->key, TI_KEY_MAXRSS) == 0)
+			continue;
+		snprintf(key, sizeof key, "%s%s", TI_KEY_MIN_PREFIX, m->key);
+		if (m->is_time && i < 3)
+			ti_buf_printf(b, "%-10s %.4f\n", key, m->min);
+		else if (m->is_time)
+			ti_buf_printf(b, "%-10s %.6f\n", key, m->min / 1e9);
+		else
+			ti_buf_printf(b, "%-10s %.0f\n", key, m->min);
+		snprintf(key, sizeof key, "%s%s", TI_KEY_MAD_PREFIX, m->key);
+		if (m->is_time && i < 3)
+			ti_buf_printf(b, "%-10s %.4f\n", key, m->mad);
+		else if (m->is_time)
+			ti_buf_printf(b, "%-10s %.6f\n", key, m->mad / 1e9);
+		else
+			ti_buf_printf(b, "%-10s %.1f\n", key, m->mad);
+	}
+}
+
+void ti_summary_format(struct ti_buf *b, const struct ti_summary *s)
+{
+	const struct ti_record *r = s->r;
+
 	/* The reference's format strings, unchanged. */
-	ti_buf_printf(b, "exit %d\n", r->status);
-	ti_buf_printf(b, "%-10s %.4f\n", "real", r->real_s);
-	ti_buf_printf(b, "%-10s %.4f\n", "user", r->user_s);
-	ti_buf_printf(b, "%-10s %.4f\n", "sys", r->sys_s);
-	if (o->report_maxrss)
-		ti_buf_printf(b, "%-10s %" PRIu64 "\n", "maxrss", r->maxrss_bytes);
+	ti_buf_printf(b, "%s %d\n", TI_KEY_EXIT, r->status);
+	ti_buf_printf(b, "%-10s %.4f\n", TI_KEY_REAL, r->real_s);
+	ti_buf_printf(b, "%-10s %.4f\n", TI_KEY_USER, r->user_s);
+	ti_buf_printf(b, "%-10s %.4f\n", TI_KEY_SYS, r->sys_s);
+	if (s->report_maxrss)
+		ti_buf_printf(b, "%-10s %" PRIu64 "\n", TI_KEY_MAXRSS, r->maxrss_bytes);
 
 	for (size_t i = 0; i < r->ncounts; i++) {
 		const struct ti_count *k = &r->counts[i];
@@ -50,25 +120,33 @@ void ti_summary_format(struct ti_buf *b, const struct ti_record *r,
 		else
 			ti_buf_printf(b, "%-10s %.0f\n", key, k->scaled);
 		if (k->running < k->enabled)
-			ti_buf_printf(b, "%s-running %.4f\n", key,
+			ti_buf_printf(b, "%s%s %.4f\n", key, TI_KEY_RUNNING_SUFFIX,
 				      (double)k->running / (double)k->enabled);
 	}
 	if (r->tsc_valid)
-		ti_buf_printf(b, "%-10s %" PRIu64 "\n", "tsc-ticks", r->tsc_ticks);
+		ti_buf_printf(b, "%-10s %" PRIu64 "\n", TI_KEY_TSC_TICKS, r->tsc_ticks);
+	if (s->repeat)
+		format_repeat(b, s->repeat, s->report_maxrss);
+	format_tail(b, s, false);
 }
 
-void ti_report_format(struct ti_buf *b, const struct ti_record *r, bool posix,
-		      const struct ti_summary_opts *o)
+void ti_report_format(struct ti_buf *b, const struct ti_summary *s, bool posix)
 {
+	const struct ti_record *r = s->r;
+
 	if (posix) {
 		ti_buf_printf(b, "real %12.4f\nuser %12.4f\nsys  %12.4f\n",
 			      r->real_s, r->user_s, r->sys_s);
-		return;
+	} else {
+		ti_buf_printf(b, "%12.4f real %12.4f user %12.4f sys", r->real_s, r->user_s,
+			      r->sys_s);
+		if (s->report_maxrss)
+			ti_buf_printf(b, " %12" PRIu64 " maxrss", r->maxrss_bytes);
+		ti_buf_printf(b, "\n");
+		if (s->repeat)
+			format_repeat(b, s->repeat, s->report_maxrss);
 	}
-	ti_buf_printf(b, "%12.4f real %12.4f user %12.4f sys", r->real_s, r->user_s, r->sys_s);
-	if (o->report_maxrss)
-		ti_buf_printf(b, " %12" PRIu64 " maxrss", r->maxrss_bytes);
-	ti_buf_printf(b, "\n");
+	format_tail(b, s, true);
 }
 
 static const char *end_name(enum ti_end e)

@@ -10,19 +10,59 @@
 #include "json.h"
 #include "record.h"
 
-struct ti_summary_opts {
+/* The summary file's keys (timeit(1), SUMMARY FILE), written by
+ * ti_summary_format alone and looked up by these names by its readers
+ * (timeit-compare).  A new line is one row in lib/summary.c and its name
+ * here. */
+#define TI_KEY_EXIT "exit"
+#define TI_KEY_REAL "real"
+#define TI_KEY_USER "user"
+#define TI_KEY_SYS "sys"
+#define TI_KEY_MAXRSS "maxrss"
+#define TI_KEY_TSC_TICKS "tsc-ticks"
+#define TI_KEY_N_RUNS "n-runs"
+#define TI_KEY_NOISE_FLAGS "noise-flags"
+#define TI_KEY_VALGRIND_INSTRUCTIONS "valgrind-instructions"
+/* Event keys: the event's name, escaped with TI_KEY_EVENT_ESCAPE when it
+ * would start like a reserved key; a multiplexed one gets a second line,
+ * KEY TI_KEY_RUNNING_SUFFIX.  With --repeat every metric M (real, user,
+ * sys, maxrss, an event's key) has TI_KEY_MIN_PREFIX M and
+ * TI_KEY_MAD_PREFIX M lines. */
+#define TI_KEY_EVENT_ESCAPE "ev-"
+#define TI_KEY_RUNNING_SUFFIX "-running"
+#define TI_KEY_MIN_PREFIX "min-"
+#define TI_KEY_MAD_PREFIX "mad-"
+
+/* The reference's keys, in file order: lit keeps every line starting with
+ * "user" and requires exactly one, old Makefiles grep ^exit, ^real and
+ * ^user, so no other key starts like one of these (timeit(1), SUMMARY
+ * FILE). */
+#define TI_KEY_NRESERVED 5
+extern const char *const ti_summary_reserved[TI_KEY_NRESERVED];
+
+struct ti_repeat_agg;
+struct ti_vgcount_result;
+
+/* Everything one summary says: the run (with --repeat the medians), the
+ * statistics of the runs, the noise screen and the valgrind count. */
+struct ti_summary {
+	const struct ti_record *r;		/* the run, or the medians of the runs */
+	const struct ti_repeat_agg *repeat;	/* --repeat/--warmup statistics, or NULL */
+	unsigned noise_flags;			/* TI_NOISE_* of every run (lib/noise.h) */
+	const struct ti_vgcount_result *vg;	/* the --count-instructions run, or NULL */
 	bool report_maxrss;
 };
 
 /* The summary file: the reference's lines (exit, real, user, sys, maxrss)
- * byte for byte, then one "key value" line per counted event. */
-void ti_summary_format(struct ti_buf *b, const struct ti_record *r,
-		       const struct ti_summary_opts *o);
+ * byte for byte, then one "key value" line per counted event, the
+ * timestamp counter, the --repeat statistics, noise-flags and the valgrind
+ * count (when it succeeded). */
+void ti_summary_format(struct ti_buf *b, const struct ti_summary *s);
 
 /* The report on stderr when there is no --summary: the reference's
- * one-line layout, or the POSIX layout with POSIX set. */
-void ti_report_format(struct ti_buf *b, const struct ti_record *r, bool posix,
-		      const struct ti_summary_opts *o);
+ * one-line layout, or the POSIX layout with POSIX set; then (not with
+ * POSIX) the --repeat statistics, and the valgrind count. */
+void ti_report_format(struct ti_buf *b, const struct ti_summary *s, bool posix);
 
 /* Everything measured about one run, as a JSON object (KEY NULL at top). */
 void ti_json_record(struct ti_json *j, const char *key, const struct ti_record *r);
@@ -30,8 +70,8 @@ void ti_json_record(struct ti_json *j, const char *key, const struct ti_record *
 /* The host facts as a JSON object. */
 void ti_json_host(struct ti_json *j, const char *key, const struct ti_host *h);
 
-/* The summary key of an event: its name, prefixed with "ev-" when it would
- * start like a reserved key (user, exit, real, sys, maxrss). */
+/* The summary key of an event: its name, prefixed with TI_KEY_EVENT_ESCAPE
+ * when it would start like a reserved key. */
 void ti_summary_key(const char *name, char *out, size_t len);
 
 #endif

@@ -3,7 +3,7 @@
 # timeit-perf: run a command under `perf stat` and report like timeit(1).
 #
 # The command line, the summary file and the exit statuses follow
-# spec/compat.md, the contract of the C program.  The measured process tree
+# timeit(1), the contract of the C program.  The measured process tree
 # is a chain of small execs; each link exists for one reason:
 #
 #   perf stat -x, -o CSV -e EVENTS -e duration_time -e user_time -e system_time
@@ -35,6 +35,9 @@ case $perf_default in '' | @*) perf_default=perf ;; esac
 perf=${TIMEIT_PERF:-$perf_default}
 gnutime=${TIMEIT_TIME:-/usr/bin/time}
 shell=/bin/sh
+# Its own exit statuses, named once (timeit-perf(1), EXIT STATUS); the
+# command's status passes through otherwise.
+st_usage=1 st_internal=66 st_cannot_exec=126 st_not_found=127 st_killed=137
 # The default events of timeit(1) (lib/events.c), so the extra summary
 # keys are the same.
 default_events=task-clock,cycles,instructions,context-switches,page-faults
@@ -81,12 +84,12 @@ EOF
 usage_error() {
 	echo "error: $1" >&2
 	usage >&2
-	exit 1
+	exit "$st_usage"
 }
 
 die() {
 	echo "$prog: $1" >&2
-	exit "${2:-66}"
+	exit "${2:-$st_internal}"
 }
 
 note() {
@@ -99,13 +102,13 @@ number() {
 	case $2 in
 	'' | *[!0-9]*)
 		echo "$prog: $1: invalid number '$2'" >&2
-		exit 1 ;;
+		exit "$st_usage" ;;
 	esac
 	n=$2
 	while [ "${#n}" -gt 1 ] && [ "${n#0}" != "$n" ]; do n=${n#0}; done
 	if ! le "$n" 18446744073709551615; then
 		echo "$prog: $1: number out of range '$2'" >&2
-		exit 1
+		exit "$st_usage"
 	fi
 	num=$n
 }
@@ -222,7 +225,7 @@ done
 [ $# -gt 0 ] || usage_error "no command (or arguments) was given"
 
 if [ "$o_append" = 1 ] && [ "$o_stdout_set" = 0 ]; then
-	die "--append-exitstatus needs --redirect-output or --redirect-stdout" 1
+	die "--append-exitstatus needs --redirect-output or --redirect-stdout" "$st_usage"
 fi
 [ "$o_events_set" = 1 ] || o_events=$default_events
 
@@ -269,7 +272,7 @@ if [ "$use_perf" = 1 ] && [ "$o_events_set" = 1 ]; then
 		if grep -q -i -e 'event syntax error' -e 'unknown' -e 'invalid' "$t/check"; then
 			echo "$prog: --events: perf rejects '$o_events':" >&2
 			sed -n '1,3s/^/  /p' "$t/check" >&2
-			exit 1
+			exit "$st_usage"
 		fi
 	fi
 fi
@@ -285,28 +288,28 @@ case $o_summary in
 esac
 if [ "$o_summary_set" = 1 ] && [ -z "$o_summary" ]; then
 	# Nothing to create: open(2) says ENOENT (lib/outfile.c).
-	die "--summary: : No such file or directory" 1
+	die "--summary: : No such file or directory" "$st_usage"
 elif [ "$o_summary_set" = 1 ] && [ -n "$sum_fd" ]; then
 	# One of the script's own descriptors: written through it, so the
 	# summary lands where the shell's other output to it goes (readlink
 	# in a command substitution would name its own pipe instead).
-	{ : >&"$sum_fd"; } 2>/dev/null || die "--summary: $o_summary: Bad file descriptor" 1
+	{ : >&"$sum_fd"; } 2>/dev/null || die "--summary: $o_summary: Bad file descriptor" "$st_usage"
 	sum_direct=3
 elif [ "$o_summary_set" = 1 ]; then
 	sum_target=$o_summary
 	# Replace the file behind a symlink, keep the link (lib/outfile.c).
 	if [ -L "$sum_target" ]; then
 		sum_target=$(readlink -m -- "$sum_target" 2>/dev/null) ||
-			die "--summary: $o_summary: Too many levels of symbolic links" 1
+			die "--summary: $o_summary: Too many levels of symbolic links" "$st_usage"
 		# readlink -m resolves a loop to a name that is still a link.
 		[ -L "$sum_target" ] &&
-			die "--summary: $o_summary: Too many levels of symbolic links" 1
+			die "--summary: $o_summary: Too many levels of symbolic links" "$st_usage"
 	fi
 	if [ -d "$sum_target" ]; then
-		die "--summary: $o_summary: Is a directory" 1
+		die "--summary: $o_summary: Is a directory" "$st_usage"
 	elif [ -e "$sum_target" ] && ! [ -f "$sum_target" ]; then
 		# Devices and FIFOs are written in place.
-		[ -w "$sum_target" ] || die "--summary: $o_summary: Permission denied" 1
+		[ -w "$sum_target" ] || die "--summary: $o_summary: Permission denied" "$st_usage"
 		sum_direct=1
 	else
 		case $sum_target in
@@ -323,7 +326,7 @@ elif [ "$o_summary_set" = 1 ]; then
 			if [ -f "$sum_target" ] && [ -w "$sum_target" ]; then
 				sum_direct=2
 			else
-				die "--summary: $o_summary: $(errno_guess "$sum_dir/." w)" 1
+				die "--summary: $o_summary: $(errno_guess "$sum_dir/." w)" "$st_usage"
 			fi
 		# mktemp makes 0600; a result file gets 0666 & ~umask, or the
 		# mode of the file it replaces.
@@ -359,7 +362,7 @@ same_file() {
 # clash OPT1 SET1 PATH1 OPT2 SET2 PATH2 (the EXIT trap removes sum_tmp)
 clash() {
 	[ "$2" = 1 ] && [ "$5" = 1 ] && same_file "$3" "$6" || return 0
-	die "$1 $3 and $4 $6 are the same file" 1
+	die "$1 $3 and $4 $6 are the same file" "$st_usage"
 }
 clash --summary "$o_summary_set" "$o_summary" --redirect-input "$o_in_set" "$o_in"
 clash --summary "$o_summary_set" "$o_summary" "$stdout_opt" "$o_stdout_set" "$o_stdout"
@@ -472,7 +475,8 @@ exit 0'
 # PREFIX ("set:VALUE" or "unset"), then the command.  Order as in
 # lib/spawn.c: limits, chdir, exec.
 # shellcheck disable=SC2016
-setup='t=$1 lims=$2 cdset=$3 cdto=$4 setsid=$5 env=$6
+setup="st_internal=$st_internal st_cannot_exec=$st_cannot_exec st_not_found=$st_not_found"'
+t=$1 lims=$2 cdset=$3 cdto=$4 setsid=$5 env=$6
 restore() {
 	case $2 in set:*) export "$1=${2#set:}" ;; *) unset "$1" ;; esac
 }
@@ -492,7 +496,7 @@ if [ "$cdset" = 1 ]; then
 		elif ! [ -d "$cdto" ]; then e="Not a directory"
 		else e="Permission denied"; fi
 		echo "chdir: $cdto: $e" >"$t/fail"
-		exit 66
+		exit "$st_internal"
 	fi
 	# chdir(2) leaves the environment alone; cd does not.
 	if [ "$pwdset" = set ]; then PWD=$pwd0; else unset PWD; fi
@@ -516,9 +520,9 @@ case $1 in
 	unset IFS ;;
 esac
 if [ "$e" = ENOENT ]; then
-	echo "127 $1: No such file or directory" >"$t/fail"; exit 127
+	echo "$st_not_found $1: No such file or directory" >"$t/fail"; exit "$st_not_found"
 elif [ -n "$e" ]; then
-	echo "126 $1: Permission denied" >"$t/fail"; exit 126
+	echo "$st_cannot_exec $1: Permission denied" >"$t/fail"; exit "$st_cannot_exec"
 fi
 # env reads a NAME=VALUE word even after "--": a command whose name has
 # a "=" is run through /bin/sh exec instead (one more exec, measured).
@@ -643,13 +647,13 @@ end=exited signal=0
 if [ -s "$t/fail" ]; then
 	read -r what rest <"$t/fail"
 	case $what in
-	chdir:) end=setup status=66 ;;
+	chdir:) end=setup status=$st_internal ;;
 	*) end=exec status=$what ;;
 	esac
 elif [ -e "$t/timedout" ]; then
-	end=timeout status=137
+	end=timeout status=$st_killed
 elif [ -n "$stop_signal" ]; then
-	end=interrupted status=137
+	end=interrupted status=$st_killed
 else
 	status=$chain_rc
 	if [ "$status" -gt 128 ]; then
@@ -705,7 +709,7 @@ if [ "$o_append" = 1 ]; then
 			e=$(errno_guess "$o_stdout" w)
 		fi
 		echo "$prog: --append-exitstatus: $o_stdout: $e" >&2
-		status_out=66
+		status_out=$st_internal
 	fi
 fi
 
@@ -792,19 +796,19 @@ if [ "$o_summary_set" = 0 ]; then
 	cat "$t/summary" >&2
 elif [ "$sum_direct" = 1 ]; then
 	cat "$t/summary" >>"$sum_target" ||
-		{ echo "$prog: --summary: $o_summary: write failed" >&2; status_out=66; }
+		{ echo "$prog: --summary: $o_summary: write failed" >&2; status_out=$st_internal; }
 elif [ "$sum_direct" = 3 ]; then
 	cat "$t/summary" >&"$sum_fd" ||
-		{ echo "$prog: --summary: $o_summary: write failed" >&2; status_out=66; }
+		{ echo "$prog: --summary: $o_summary: write failed" >&2; status_out=$st_internal; }
 elif [ "$sum_direct" = 2 ]; then
 	cat "$t/summary" >"$sum_target" ||
-		{ echo "$prog: --summary: $o_summary: write failed" >&2; status_out=66; }
+		{ echo "$prog: --summary: $o_summary: write failed" >&2; status_out=$st_internal; }
 else
 	if cat "$t/summary" >"$sum_tmp" && mv -f "$sum_tmp" "$sum_target"; then
 		sum_tmp=
 	else
 		echo "$prog: --summary: $o_summary: write failed" >&2
-		status_out=66
+		status_out=$st_internal
 	fi
 fi
 exit "$status_out"

@@ -55,10 +55,10 @@ int main(void)
 	TAP_OK(c.count[0].scaled == 4000.0, "multiplexed value scaled x4 (%g)", c.count[0].scaled);
 	{
 		struct ti_buf b = { 0 };
-		struct ti_summary_opts so = { false };
+		struct ti_summary so = { .r = &r };
 		memset(&r, 0, sizeof r);
 		ti_counters_to_record(&c, &r);
-		ti_summary_format(&b, &r, &so);
+		ti_summary_format(&b, &so);
 		TAP_OK(b.data && strstr(b.data, "\nr0         4000\n") != NULL, "summary has the scaled count");
 		TAP_OK(b.data && strstr(b.data, "\nr0-running 0.2500\n") != NULL,
 		       "summary has the running fraction");
@@ -76,8 +76,8 @@ int main(void)
 	ti_counters_to_record(&c, &r);
 	{
 		struct ti_buf b = { 0 };
-		struct ti_summary_opts so = { false };
-		ti_summary_format(&b, &r, &so);
+		struct ti_summary so = { .r = &r };
+		ti_summary_format(&b, &so);
 		TAP_OK(b.data && strstr(b.data, "r0") == NULL, "an uncounted event gets no line");
 		ti_buf_free(&b);
 	}

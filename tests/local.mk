@@ -107,5 +107,5 @@ tests_timeit_dynamic_SOURCES = $(timeit_timeit_SOURCES)
 tests_timeit_dynamic_LDADD = $(timeit_timeit_LDADD)
 
 # The licence: LICENSE and an SPDX line in every source file.
-TESTS += tests/licence.sh
-EXTRA_DIST += tests/licence.sh
+TESTS += tests/licence.sh tests/source-rules.sh
+EXTRA_DIST += tests/licence.sh tests/source-rules.sh

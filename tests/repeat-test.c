@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "repeat.h"
+#include "summary.h"
 #include "tap.h"
 
 #define NEAR(a, b) ((a) - (b) < 1e-9 && (b) - (a) < 1e-9)
@@ -155,8 +156,11 @@ static void aggregation(void)
 	/* Summary lines: exact text, and no key a consumer reserves. */
 	ti_repeat_aggregate(runs, 5, &a);
 	struct ti_buf b = { 0 };
-	ti_repeat_format(&b, &a, true);
-	TAP_OK(b.data && strstr(b.data, "n-runs     5\n") == b.data, "n-runs first");
+	struct ti_summary s = { .r = &a.median, .repeat = &a, .report_maxrss = true };
+	ti_summary_format(&b, &s);
+	char *rep = b.data ? strstr(b.data, "n-runs     5\n") : NULL;
+	char *ins = b.data ? strstr(b.data, "\ninstructions ") : NULL;
+	TAP_OK(rep && ins && ins < rep, "n-runs after the events");
 	TAP_OK(b.data && strstr(b.data, "\nmin-real   0.1000\nmad-real   0.1483\n"),
 	       "min-real / mad-real lines");
 	TAP_OK(b.data && strstr(b.data, "\nmin-maxrss 4096\nmad-maxrss 6072.7\n"),
@@ -166,7 +170,7 @@ static void aggregation(void)
 	TAP_OK(b.data && strstr(b.data, "\nmin-task-clock 0.002000\nmad-task-clock 0.001483\n"),
 	       "task-clock lines in seconds");
 	int bad = 0;
-	for (char *line = b.data; line && *line; line = strchr(line, '\n') + 1) {
+	for (char *line = rep; line && *line; line = strchr(line, '\n') + 1) {
 		static const char *const reserved[] = { "user", "exit", "real", "sys", "maxrss" };
 		for (size_t i = 0; i < 5; i++)
 			bad += strncmp(line, reserved[i], strlen(reserved[i])) == 0;
@@ -175,7 +179,8 @@ static void aggregation(void)
 	}
 	TAP_OK(bad == 0, "no line starts with a reserved key");
 	ti_buf_free(&b);
-	ti_repeat_format(&b, &a, false);
+	s.report_maxrss = false;
+	ti_summary_format(&b, &s);
 	TAP_OK(b.data && !strstr(b.data, "maxrss"), "no maxrss lines without --report-maxrss");
 	ti_buf_free(&b);
 }

@@ -6,6 +6,7 @@
 
 #include "summary.h"
 #include "tap.h"
+#include "vgcount.h"
 
 /* Compare the formatted text with WANT; on a difference show both as TAP
  * diagnostics, one line each. */
@@ -31,7 +32,7 @@ int main(void)
 {
 	struct ti_record r;
 	struct ti_buf b = { 0 };
-	struct ti_summary_opts plain = { false }, rss = { true };
+	struct ti_summary plain = { .r = &r }, rss = { .r = &r, .report_maxrss = true };
 	char key[80];
 
 	memset(&r, 0, sizeof r);
@@ -41,18 +42,19 @@ int main(void)
 	r.sys_s = 0.00004;
 	r.maxrss_bytes = 4096000;
 
-	ti_summary_format(&b, &r, &plain);
+	ti_summary_format(&b, &plain);
 	expect(__LINE__, "reference lines", &b,
-	       "exit 3\nreal       1.2346\nuser       0.5000\nsys        0.0000\n");
-	ti_summary_format(&b, &r, &rss);
+	       "exit 3\nreal       1.2346\nuser       0.5000\nsys        0.0000\nnoise-flags 0\n");
+	ti_summary_format(&b, &rss);
 	expect(__LINE__, "with maxrss", &b,
-	       "exit 3\nreal       1.2346\nuser       0.5000\nsys        0.0000\nmaxrss     4096000\n");
-	ti_report_format(&b, &r, false, &plain);
+	       "exit 3\nreal       1.2346\nuser       0.5000\nsys        0.0000\nmaxrss     4096000\n"
+	       "noise-flags 0\n");
+	ti_report_format(&b, &plain, false);
 	expect(__LINE__, "report", &b, "      1.2346 real       0.5000 user       0.0000 sys\n");
-	ti_report_format(&b, &r, false, &rss);
+	ti_report_format(&b, &rss, false);
 	expect(__LINE__, "report with maxrss", &b,
 	       "      1.2346 real       0.5000 user       0.0000 sys      4096000 maxrss\n");
-	ti_report_format(&b, &r, true, &plain);
+	ti_report_format(&b, &plain, true);
 	expect(__LINE__, "posix report", &b, "real       1.2346\nuser       0.5000\nsys        0.0000\n");
 
 	/* Extra keys after the reference's lines. */
@@ -69,10 +71,30 @@ int main(void)
 	r.counts[2].enabled = r.counts[2].running = 10;
 	r.tsc_valid = true;
 	r.tsc_ticks = 777;
-	ti_summary_format(&b, &r, &plain);
+	ti_summary_format(&b, &plain);
 	expect(__LINE__, "extra keys", &b,
 	       "exit 3\nreal       1.2346\nuser       0.5000\nsys        0.0000\n"
-	       "task-clock 0.500000\npage-faults 123\ntsc-ticks  777\n");
+	       "task-clock 0.500000\npage-faults 123\ntsc-ticks  777\nnoise-flags 0\n");
+
+	/* The tail: noise-flags, then the valgrind count when it succeeded;
+	 * the stderr report has the count but not the flags. */
+	struct ti_vgcount_result vg = { .rc = TI_VGCOUNT_OK, .instructions = 1234567890123ULL };
+	struct ti_summary tail = { .r = &r, .noise_flags = 18, .vg = &vg };
+	r.ncounts = 0;
+	r.tsc_valid = false;
+	ti_summary_format(&b, &tail);
+	expect(__LINE__, "noise-flags and valgrind-instructions", &b,
+	       "exit 3\nreal       1.2346\nuser       0.5000\nsys        0.0000\n"
+	       "noise-flags 18\nvalgrind-instructions 1234567890123\n");
+	ti_report_format(&b, &tail, false);
+	expect(__LINE__, "report with the valgrind count", &b,
+	       "      1.2346 real       0.5000 user       0.0000 sys\n"
+	       "valgrind-instructions 1234567890123\n");
+	vg.rc = TI_VGCOUNT_TIMEOUT;
+	ti_summary_format(&b, &tail);
+	expect(__LINE__, "no valgrind line for a failed count", &b,
+	       "exit 3\nreal       1.2346\nuser       0.5000\nsys        0.0000\n"
+	       "noise-flags 18\n");
 
 	/* Keys that would start like a reserved one are prefixed. */
 	static const struct { int line; const char *in, *out; } keys[] = {

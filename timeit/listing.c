@@ -10,6 +10,7 @@
 #include "events.h"
 #include "listing.h"
 #include "pfm.h"
+#include "record.h"
 
 /* One line per event: "NAME  available", "NAME  available (user only)" or
  * "NAME  unavailable (REASON)"; a column so that awk '$2' reads the verdict. */
@@ -74,7 +75,7 @@ int listing_events(FILE *out, const struct ti_perf_ops *ops)
 	int rc = ti_pfm_list(&v);
 	if (rc < 0) {
 		fprintf(stderr, "timeit: libpfm4: %s\n", strerror(-rc));
-		return 66;
+		return TI_STATUS_INTERNAL;
 	}
 	return 0;
 }

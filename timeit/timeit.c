@@ -42,13 +42,6 @@
 #define LINKED_STR "dynamic"
 #endif
 
-/* Exit statuses of timeit itself (spec/compat.md); the child's own status
- * passes through otherwise. */
-enum {
-	EXIT_USAGE = 1,		/* bad arguments, unwritable summary path */
-	EXIT_INTERNAL = 66,	/* fork/wait/redirect/summary write failed */
-};
-
 static void note_counters(const struct ti_options *c, const struct ti_record *r, bool user_events)
 {
 	if (c->quiet || c->no_perf)
@@ -116,7 +109,7 @@ static void report_end(const struct ti_options *c, const struct ti_record *r)
 		fprintf(stderr, "error: child terminated by signal %d\n", r->term_signal);
 		break;
 	case TI_END_EXEC_FAILED:
-		/* "execv:" is what the reference says (spec/compat.md). */
+		/* "execv:" is what the reference says (timeit(1), STANDARDS). */
 		fprintf(stderr, "timeit: execv: %s: %s\n", c->plan.argv[0], strerror(r->setup_errno));
 		break;
 	case TI_END_SETUP_FAILED:
@@ -373,7 +366,7 @@ static int stdout_status(int status)
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return status;
 	fprintf(stderr, "timeit: standard output: %s\n", strerror(errno ? errno : EIO));
-	return EXIT_INTERNAL;
+	return TI_STATUS_INTERNAL;
 }
 
 int main(int argc, char **argv)
@@ -383,7 +376,6 @@ int main(int argc, char **argv)
 	struct ti_measure_opts mo = { 0 };
 	struct ti_record r;
 	struct ti_failure f = { 0 };
-	struct ti_summary_opts so;
 	char msg[256];
 	int rc, status;
 
@@ -401,12 +393,11 @@ int main(int argc, char **argv)
 	case TI_PARSE_USAGE:
 		fprintf(stderr, "error: %s\n", msg);
 		ti_options_usage(stderr);
-		return EXIT_USAGE;
+		return TI_STATUS_USAGE;
 	case TI_PARSE_INVALID:
 		fprintf(stderr, "timeit: %s\n", msg);
-		return EXIT_USAGE;
+		return TI_STATUS_USAGE;
 	}
-	so.report_maxrss = c.report_maxrss;
 	mo.events = c.no_perf ? NULL : &c.events;
 	mo.rusage_times = c.rusage_times;
 	/* The default events include these two, from rusage; -e replaces them. */
@@ -417,7 +408,7 @@ int main(int argc, char **argv)
 	if (c.check_env) {
 		if (c.plan.pin && !cpus_online(&c)) {
 			cpu_error(&c, EINVAL);
-			return EXIT_INTERNAL;
+			return TI_STATUS_INTERNAL;
 		}
 		struct ti_envcheck_opts eo = { NULL, c.plan.pin ? &c.plan.cpus : NULL,
 					       c.plan.no_aslr, geteuid() == 0 };
@@ -431,11 +422,11 @@ int main(int argc, char **argv)
 		else
 			fprintf(stderr, "timeit: --count-instructions=valgrind: valgrind not found "
 					"in PATH (install the package 'valgrind')\n");
-		return EXIT_USAGE;
+		return TI_STATUS_USAGE;
 	}
 
 	if (paths_clash(&c))
-		return EXIT_USAGE;
+		return TI_STATUS_USAGE;
 
 	/* A SIGINT/SIGTERM/SIGHUP from here on waits for lib/spawn.c's
 	 * handlers, which unblock it and kill the command: killed before,
@@ -450,13 +441,13 @@ int main(int argc, char **argv)
 	/* Result paths are checked before anything runs. */
 	if (c.summary && (rc = ti_outfile_prepare(&summary_out, c.summary)) < 0) {
 		fprintf(stderr, "timeit: --summary: %s: %s\n", c.summary, strerror(-rc));
-		return EXIT_USAGE;
+		return TI_STATUS_USAGE;
 	}
 	if (c.json && (rc = ti_outfile_prepare(&json_out, c.json)) < 0) {
 		fprintf(stderr, "timeit: --json: %s: %s\n", c.json, strerror(-rc));
 		if (c.summary)
 			ti_outfile_abort(&summary_out);
-		return EXIT_USAGE;
+		return TI_STATUS_USAGE;
 	}
 
 	static struct ti_repeat_agg agg;
@@ -504,7 +495,7 @@ int main(int argc, char **argv)
 		if (c.json)
 			ti_outfile_abort(&json_out);
 		free(runs);
-		return 137;
+		return TI_STATUS_KILLED;
 	}
 	if (rc < 0) {
 		if (rc == TI_MEASURE_EVENT)
@@ -522,7 +513,7 @@ int main(int argc, char **argv)
 		if (c.json)
 			ti_outfile_abort(&json_out);
 		free(runs);
-		return EXIT_INTERNAL;
+		return TI_STATUS_INTERNAL;
 	}
 	note_counters(&c, &r, c.events_given);
 	report_end(&c, &r);
@@ -534,34 +525,29 @@ int main(int argc, char **argv)
 		if (rc < 0) {
 			fprintf(stderr, "timeit: --append-exitstatus: %s: %s\n",
 				c.plan.redirect_stdout, strerror(-rc));
-			status = EXIT_INTERNAL;
+			status = TI_STATUS_INTERNAL;
 		} else {
 			status = 0;
 		}
 	}
 
 	struct ti_buf out = { 0 };
+	struct ti_summary sum = {
+		.r = &r,
+		.repeat = c.repeat_given || c.warmup ? &agg : NULL,
+		.noise_flags = agg.noise_flags,
+		.vg = vg_ran ? &vg : NULL,
+		.report_maxrss = c.report_maxrss,
+	};
 	if (c.summary) {
-		ti_summary_format(&out, &r, &so);
-		if (c.repeat_given || c.warmup)
-			ti_repeat_format(&out, &agg, c.report_maxrss);
-		/* Bits of lib/noise.h, any measured run; 0 = clean (timeit(1)). */
-		ti_buf_printf(&out, "%-10s %u\n", "noise-flags", agg.noise_flags);
-		if (vg_ran && vg.rc == TI_VGCOUNT_OK)
-			ti_buf_printf(&out, "valgrind-instructions %llu\n",
-				      (unsigned long long)vg.instructions);
+		ti_summary_format(&out, &sum);
 		rc = out.failed ? -ENOMEM : ti_outfile_commit(&summary_out, out.data, out.len);
 		if (rc < 0) {
 			fprintf(stderr, "timeit: --summary: %s: %s\n", c.summary, strerror(-rc));
-			status = EXIT_INTERNAL;
+			status = TI_STATUS_INTERNAL;
 		}
 	} else {
-		ti_report_format(&out, &r, c.posix, &so);
-		if ((c.repeat_given || c.warmup) && !c.posix)
-			ti_repeat_format(&out, &agg, c.report_maxrss);
-		if (vg_ran && vg.rc == TI_VGCOUNT_OK)
-			ti_buf_printf(&out, "valgrind-instructions %llu\n",
-				      (unsigned long long)vg.instructions);
+		ti_report_format(&out, &sum, c.posix);
 		fputs(out.data ? out.data : "", stderr);
 	}
 	ti_buf_free(&out);
@@ -571,7 +557,7 @@ int main(int argc, char **argv)
 		rc = out.failed ? -ENOMEM : ti_outfile_commit(&json_out, out.data, out.len);
 		if (rc < 0) {
 			fprintf(stderr, "timeit: --json: %s: %s\n", c.json, strerror(-rc));
-			status = EXIT_INTERNAL;
+			status = TI_STATUS_INTERNAL;
 		}
 		ti_buf_free(&out);
 	}
