@@ -16,14 +16,21 @@ report: $(ALL_SAMPLES)
 	@echo "reports: $(O)/report.json $(O)/report.csv; summaries: $(RESULTS)"
 
 # --- A/B ---------------------------------------------------------------------
-# make ab BASE='CC=gcc CFLAGS=-O1' NEW='CC=gcc CFLAGS=-O2' [SAMPLES=N]
-# Builds both sides (O/A, O/B), runs every sample A, B, A, B, ... one at a
-# time, so that drift of the machine hits both sides alike, then compares
-# with timeit-compare (table, O/ab.svg).  BASE and NEW are make arguments
-# for each side, quoted as for the shell: only the compiler settings
-# (AB_SIDE_VARS, checked in Makefile) may differ, since every sample runs with the run settings
-# of make ab itself.  AB_GATE=no: a significant regression does not fail
-# the target (the demo).
+# make ab BASE='CC=gcc CFLAGS=-O1' NEW='CC=gcc CFLAGS=-O2' [SAMPLES=N|auto]
+# Builds both sides (O/A, O/B), then runs rounds (tools/ab-rounds.sh): in
+# each, every benchmark once on each side, A and B back to back so that
+# the machine's drift and load hit both alike, the order of the two
+# alternated per round (AB_ORDER=random: drawn); then compares with
+# timeit-compare (table, O/ab.svg).  SAMPLES=auto runs MIN_SAMPLES rounds,
+# then after every AB_LOOK_EVERY rounds asks timeit-compare --undecided
+# which benchmarks more samples could still decide and runs on only
+# those, up to MAX_SAMPLES rounds or AB_BUDGET seconds; every look and the
+# final table pass --looks N, the most looks the rule can take, so that
+# the verdicts account for the repeated looks.  BASE and NEW are make
+# arguments for each side, quoted as for the shell: only the compiler
+# settings (AB_SIDE_VARS, checked in Makefile) may differ, since every
+# sample runs with the run settings of make ab itself.  AB_GATE=no: a
+# significant regression does not fail the target (the demo).
 BASE ?=
 NEW ?=
 AB_GATE ?= yes
@@ -31,15 +38,24 @@ export AB_BASE := $(BASE)
 export AB_NEW := $(NEW)
 export TIMEIT_COMPARE COMPARE_FLAGS
 
+# The looks of SAMPLES=auto: at MIN_SAMPLES, every AB_LOOK_EVERY rounds
+# after it, and at MAX_SAMPLES.
+AB_LOOKS = $(shell awk -v lo=$(MIN_SAMPLES) -v hi=$(MAX_SAMPLES) -v k=$(AB_LOOK_EVERY) \
+	'BEGIN { n = 0; for (r = lo; r <= hi; r++) n += (r - lo) % k == 0 || r == hi; print n }')
+AB_COMPARE_ARGS = $(COMPARE_FLAGS) $(if $(filter auto,$(SAMPLES)),--looks $(AB_LOOKS))
+export AB_COMPARE_ARGS
+
 define newline
 
 
 endef
-# One line per run, in the interleaved order.
-AB_PLAN = $(foreach i,$(SAMPLE_SEQ),\
-	echo "  RUN      sample $(i) of $(SAMPLES), A and B interleaved"$(newline)\
-	$(foreach b,$(BENCHMARKS),$(foreach s,A B,\
-	$(call run_sample,$(O)/$(s),$(O)/$(s)/results,$(b),$(i))$(newline))))
+rparen := )
+# run_one SIDE NAME I: one checked sample, the shell function that
+# tools/ab-rounds.sh calls.
+AB_RUNFILE = run_one() {$(newline)\
+	case $$2 in$(newline)\
+	$(foreach b,$(BENCHMARKS),$(b)$(rparen) $(call run_sample,$(O)/$$1,$(O)/$$1/results,$(b),$$3) ;;$(newline))\
+	esac$(newline)}
 
 SIDE_MAKE = $(MAKE) --no-print-directory -f $(SRCDIR)/Makefile build
 
@@ -49,7 +65,8 @@ ab: $(FPCMP)
 		$(SIDE_MAKE) O=$(O)/A RESULTS=$(O)/A/results "$$@"
 	+@echo "B: $(NEW)"; eval "set -- $$AB_NEW"; \
 		$(SIDE_MAKE) O=$(O)/B RESULTS=$(O)/B/results "$$@"
-	@rm -f $(O)/A/results/*.time* $(O)/B/results/*.time*
-	$(file >$(O)/ab-plan.sh,$(AB_PLAN))
-	@sh $(O)/ab-plan.sh
+	@rm -f $(O)/A/results/*.time* $(O)/B/results/*.time* $(O)/A/Output/*.status $(O)/B/Output/*.status
+	$(file >$(O)/ab-run.sh,$(AB_RUNFILE))
+	@sh $(SRCDIR)/tools/ab-rounds.sh $(O) $(O)/ab-run.sh $(SAMPLES) $(MIN_SAMPLES) \
+		$(MAX_SAMPLES) $(AB_LOOK_EVERY) $(AB_BUDGET) $(AB_ORDER) $(AB_SEED) $(BENCHMARKS)
 	@sh $(SRCDIR)/tools/ab.sh $(SRCDIR) $(O) $(SAMPLES) $(AB_GATE) $(BENCH_PATHS)

@@ -4,7 +4,7 @@
 # give the build tree "make demo".  See test-suite/README.md.
 EXTRA_DIST += test-suite/README.md test-suite/Makefile test-suite/Makefile.config \
 	test-suite/TEST.nightly.Makefile test-suite/RunSafely.sh \
-	test-suite/tools/fpcmp.c test-suite/tools/report.sh test-suite/tools/ab.sh \
+	test-suite/tools/fpcmp.c test-suite/tools/report.sh test-suite/tools/ab.sh test-suite/tools/ab-rounds.sh \
 	test-suite/tools/jsoncheck.awk test-suite/tools/clean.sh
 EXTRA_DIST += test-suite/SingleSource/Benchmarks/bench.mk \
 	test-suite/SingleSource/Benchmarks/exprparse.c \

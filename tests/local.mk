@@ -91,9 +91,11 @@ EXTRA_DIST += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verd
 # test-suite/: the bundled suite end to end (small sizes), sharding, the
 # arguments passed to timeit, fpcmp, make ab, and the suite under timeit-perf.
 TESTS += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-args.sh \
-	tests/test-suite-ab.sh tests/test-suite-perf.sh
+	tests/test-suite-ab.sh tests/test-suite-auto.sh tests/test-suite-progress.sh \
+	tests/test-suite-perf.sh
 EXTRA_DIST += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-args.sh \
-	tests/test-suite-ab.sh tests/test-suite-perf.sh
+	tests/test-suite-ab.sh tests/test-suite-auto.sh tests/test-suite-progress.sh \
+	tests/test-suite-perf.sh
 
 # The JSON writer's strings (escapes, bytes that are not UTF-8).
 TESTS += tests/json-test

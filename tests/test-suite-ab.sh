@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# test-suite "make ab": both sides built, samples run strictly interleaved
-# (A B A B ...), timeit-compare's table and SVG, byte-identical binaries
+# test-suite "make ab": both sides built, samples run interleaved, the
+# order of A and B alternated per round (A B, B A, ...) and recorded, timeit-compare's table and SVG, byte-identical binaries
 # marked "no code change" (and only those), each side's LNT report readable
 # by timeit-compare.
 # shellcheck source=tests/setup disable=SC2154
@@ -41,16 +41,19 @@ A/results/hash.1.time
 B/results/hash.1.time
 A/results/tak.1.time
 B/results/tak.1.time
-A/results/hash.2.time
 B/results/hash.2.time
-A/results/tak.2.time
+A/results/hash.2.time
 B/results/tak.2.time
+A/results/tak.2.time
 A/results/hash.3.time
 B/results/hash.3.time
 A/results/tak.3.time
 B/results/tak.3.time
 EOS
-cmp -s want runs || { cat runs; fail "runs not interleaved A B A B"; }
+cmp -s want runs || { cat runs; fail "runs not interleaved, A B then B A"; }
+printf '1 AB hash tak\n2 BA hash tak\n3 AB hash tak\n' > want
+cmp -s want "$tmp/same/ab-rounds.log" || fail "order of the rounds not recorded: $(cat "$tmp/same/ab-rounds.log")"
+grep -Eq '^hash +3  fixed$' same.out || fail "no rounds table"
 head -c 200 "$tmp/same/ab.svg" | grep -q '<svg' || fail "no SVG plot"
 grep -q '"cflags": "-O2 -DUNUSED_MACRO=1"' "$tmp/same/B/report.json" ||
 	fail "side B's report lacks its flags"

@@ -6,7 +6,9 @@
 #
 # usage: ab.sh SRCDIR O SAMPLES GATE DIR/NAME...
 # environment: AB_BASE AB_NEW (make arguments of each side), TIMEIT_COMPARE,
-#   COMPARE_FLAGS, TIMEIT
+#   AB_COMPARE_ARGS (COMPARE_FLAGS and the looks of SAMPLES=auto), TIMEIT
+# O/ab-stop.tsv (tools/ab-rounds.sh) gives each benchmark's rounds and why
+# its sampling stopped: printed after the table.
 # Exit status: 2 timeit-compare failed, 1 a run failed or (GATE=yes) a
 # significant regression, 0 otherwise.
 set -u
@@ -41,7 +43,7 @@ echo "== $TIMEIT_COMPARE A B"
 cst=0
 # COMPARE_FLAGS is split into words on purpose.
 # shellcheck disable=SC2086
-"$TIMEIT_COMPARE" ${COMPARE_FLAGS:-} --svg "$out/ab.svg" "$out/A/results" "$out/B/results" \
+"$TIMEIT_COMPARE" ${AB_COMPARE_ARGS:-} --svg "$out/ab.svg" "$out/A/results" "$out/B/results" \
 	> "$out/ab.txt" || cst=$?
 awk -v same="$same" '
 BEGIN { n = split(same, s, " "); for (i = 1; i <= n; i++) id[s[i]] = 1 }
@@ -49,6 +51,11 @@ $1 in id { print $0 "  [no code change]"; next }
 { print }' "$out/ab.txt"
 if [ -n "$same" ]; then
 	echo "byte-identical binaries on both sides (no code change):$same"
+fi
+if [ -f "$out/ab-stop.tsv" ]; then
+	echo "== rounds: how many each benchmark got, and why its sampling stopped"
+	awk -F '\t' '{ printf "%-24s %6s  %s\n", $1, $2, $3 }
+	BEGIN { printf "%-24s %6s  %s\n", "benchmark", "rounds", "stopped" }' "$out/ab-stop.tsv"
 fi
 [ -f "$out/ab.svg" ] && echo "plot: $out/ab.svg"
 case $cst in

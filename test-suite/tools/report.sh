@@ -6,6 +6,8 @@
 # (build, crash, timeout, wrong output), 0 otherwise.
 #
 # usage: report.sh [-q] O RESULTS SAMPLES DIR/NAME...
+#   SAMPLES  the samples of each benchmark, or auto: as many as ran
+#            (make ab SAMPLES=auto), the statuses 1, 2, ... that exist
 #   -q  write the reports but print only the failures and the totals
 # environment (recorded as run and machine info): CC CFLAGS CPPFLAGS
 #   LDFLAGS CC_VERSION TIMEIT SUITE_TIMEIT_FLAGS START_TIME REVISION SIZE SHARD
@@ -35,6 +37,11 @@ for path in "$@"; do
 	if [ -f "$out/bin/$name" ]; then
 		hash=$(md5sum < "$out/bin/$name" | cut -d' ' -f1)
 	fi
+	n=$samples
+	if [ "$samples" = auto ]; then
+		n=0
+		while [ -f "$out/Output/$name.$((n + 1)).status" ]; do n=$((n + 1)); done
+	fi
 	# Samples beyond SAMPLES are left from an earlier run, maybe of another
 	# binary: remove them so no comparison of RESULTS picks them up.
 	for f in "$results/$name".*.time "$results/$name".*.time.wrong-output \
@@ -44,11 +51,11 @@ for path in "$@"; do
 		i=${i%%.*}
 		case $i in
 		'' | *[!0-9]*) ;;
-		*) [ "$i" -le "$samples" ] || rm -f "$f" ;;
+		*) [ "$i" -le "$n" ] || rm -f "$f" ;;
 		esac
 	done
 	i=1
-	while [ "$i" -le "$samples" ]; do
+	while [ "$i" -le "$n" ]; do
 		status=$(sed 1q "$out/Output/$name.$i.status" 2>/dev/null || echo "fail not run")
 		t=$results/$name.$i.time
 		[ -f "$t" ] || t=$t.wrong-output
