@@ -7,6 +7,7 @@ EXTRA_DIST += perfwrap/timeit-perf.sh
 CLEANFILES += perfwrap/timeit-perf
 perfwrap/timeit-perf: perfwrap/timeit-perf.sh Makefile
 	$(AM_V_GEN)$(MKDIR_P) perfwrap && \
-	sed -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' -e 's|@PERF[@]|$(PERF)|g' \
+	sed -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' \
+		-e 's|@PACKAGE_BUGREPORT[@]|$(PACKAGE_BUGREPORT)|g' -e 's|@PERF[@]|$(PERF)|g' \
 		$(srcdir)/perfwrap/timeit-perf.sh >$@.tmp && \
 	chmod +x $@.tmp && mv -f $@.tmp $@

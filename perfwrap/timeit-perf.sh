@@ -30,6 +30,7 @@ set -u
 
 prog=timeit-perf
 version='@PACKAGE_VERSION@'
+bugreport='@PACKAGE_BUGREPORT@'
 perf_default='@PERF@'
 case $perf_default in '' | @*) perf_default=perf ;; esac
 perf=${TIMEIT_PERF:-$perf_default}
@@ -78,6 +79,8 @@ options:
 Exit status: the command's; 128+S when killed by signal S; 137 on timeout
 or interrupt; 127/126 when it cannot be run; 66 when timeit-perf itself
 fails (no perf); 1 on a usage error.  See timeit-perf(1).
+
+Report bugs to: $bugreport
 EOF
 }
 

@@ -12,7 +12,12 @@ AM_TESTS_ENVIRONMENT = \
 	MANDOC='$(MANDOC)'; export MANDOC; \
 	VALGRIND='$(VALGRIND)'; export VALGRIND; \
 	PERF='$(PERF)'; export PERF; \
-	CC='$(CC)'; export CC;
+	CC='$(CC)'; export CC; \
+	AR='$(AR)'; export AR; ARFLAGS='$(ARFLAGS)'; export ARFLAGS; \
+	PACKAGE_VERSION='$(PACKAGE_VERSION)'; export PACKAGE_VERSION; \
+	PACKAGE_BUGREPORT='$(PACKAGE_BUGREPORT)'; export PACKAGE_BUGREPORT; \
+	BUILT_PROGRAMS='$(bin_PROGRAMS) $(bin_SCRIPTS) $(noinst_PROGRAMS) $(check_PROGRAMS)'; \
+	export BUILT_PROGRAMS;
 
 check_PROGRAMS += tests/timeit-aux
 tests_timeit_aux_SOURCES = tests/timeit-aux.c
@@ -111,3 +116,7 @@ tests_timeit_dynamic_LDADD = $(timeit_timeit_LDADD)
 # The licence: LICENSE and an SPDX line in every source file.
 TESTS += tests/licence.sh tests/source-rules.sh
 EXTRA_DIST += tests/licence.sh tests/source-rules.sh
+
+# A release: NEWS, the version, the bug-report address, a quiet build.
+TESTS += tests/release.sh tests/gitignore.sh
+EXTRA_DIST += tests/release.sh tests/gitignore.sh

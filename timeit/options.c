@@ -125,7 +125,8 @@ void ti_options_usage(FILE *f)
 	}
 	fprintf(f, "\nExit status: the command's; 128+S when killed by signal S; 137 on timeout\n"
 		   "or interrupt; 127/126 when it cannot be run; 66 when timeit itself fails;\n"
-		   "1 on a usage error.  See timeit(1).\n");
+		   "1 on a usage error.  See timeit(1).\n\n"
+		   "Report bugs to: %s\n", PACKAGE_BUGREPORT);
 }
 
 static bool number(const char *opt, const char *s, uint64_t *v, char *msg, size_t len)
