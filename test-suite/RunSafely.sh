@@ -31,7 +31,8 @@ verdict() {
 rm -f "$summary" "$summary.wrong-output" "$outbase.out" "$outbase.err" "$outbase.diff"
 [ -x "$binary" ] || verdict "fail build"
 
-# The arguments lit's timeit module passes (litsupport/modules/timeit.py);
+# The arguments lit's timeit module passes (litsupport/modules/timeit.py),
+# and --report-maxrss for LNT's mem_bytes;
 # SUITE_TIMEIT_FLAGS (TIMEIT_FLAGS, COUNT_INSTRUCTIONS) is split into words on purpose.
 # RUNTIMELIMIT=0 means no limit, as --timeout 0 does: --limit-cpu 0 would
 # be an RLIMIT_CPU of 0 seconds, so it is left out then.
@@ -40,7 +41,7 @@ cpu=$RUNTIMELIMIT
 # shellcheck disable=SC2086
 "$TIMEIT" --timeout "$RUNTIMELIMIT" --limit-core 0 ${cpu:+--limit-cpu $cpu} \
 	--limit-file-size "$LIMIT_FILE_SIZE" --limit-rss-size "$LIMIT_RSS_SIZE" \
-	${SUITE_TIMEIT_FLAGS:-} --redirect-input /dev/null --append-exitstatus \
+	--report-maxrss ${SUITE_TIMEIT_FLAGS:-} --redirect-input /dev/null --append-exitstatus \
 	--redirect-output "$outbase.out" --summary "$summary" \
 	"$binary" "$@" 2> "$outbase.err"
 rc=$?

@@ -15,6 +15,22 @@ report: $(ALL_SAMPLES)
 	@$(REPORT_ENV) sh $(SRCDIR)/tools/report.sh $(O) $(RESULTS) $(SAMPLES) $(BENCH_PATHS)
 	@echo "reports: $(O)/report.json $(O)/report.csv; summaries: $(RESULTS)"
 
+# --- LNT ---------------------------------------------------------------------
+# make submit LNT_URL=http://host:8000/db_default/v4/nts/submitRun [LNT=lnt]
+# Posts the reports of the last run (O/report.json, and O/A and O/B after
+# make ab) as "lnt submit" does; fails when the server stores any of them
+# not.  Runs nothing itself.
+LNT_URL ?=
+LNT ?=
+LNT_MERGE ?= replace
+LNT_SELECT_MACHINE ?= match
+SUBMIT_REPORTS = $(wildcard $(O)/report.json $(O)/A/report.json $(O)/B/report.json)
+submit:
+	@[ -n '$(LNT_URL)' ] || { echo 'make submit: give LNT_URL=http://HOST:PORT/db_default/v4/nts/submitRun' >&2; exit 2; }
+	@[ -n '$(SUBMIT_REPORTS)' ] || { echo 'make submit: no report under $(O): run make (or make ab) first' >&2; exit 2; }
+	@LNT='$(LNT)' LNT_MERGE='$(LNT_MERGE)' LNT_SELECT_MACHINE='$(LNT_SELECT_MACHINE)' \
+		sh $(SRCDIR)/tools/submit.sh '$(LNT_URL)' $(SUBMIT_REPORTS)
+
 # --- A/B ---------------------------------------------------------------------
 # make ab BASE='CC=gcc CFLAGS=-O1' NEW='CC=gcc CFLAGS=-O2' [SAMPLES=N|auto]
 # Builds both sides (O/A, O/B), then runs rounds (tools/ab-rounds.sh): in

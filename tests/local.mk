@@ -101,6 +101,10 @@ TESTS += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-args.sh 
 EXTRA_DIST += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-args.sh \
 	tests/test-suite-ab.sh tests/test-suite-auto.sh tests/test-suite-progress.sh \
 	tests/test-suite-perf.sh
+# LNT: names, metrics and make submit against a stand-in submitRun.
+TESTS += tests/test-suite-lnt.sh
+EXTRA_DIST += tests/test-suite-lnt.sh tests/lnt-server.py tests/lnt/nts-schema.txt \
+	tests/lnt/lit-names.txt
 
 # The JSON writer's strings (escapes, bytes that are not UTF-8).
 TESTS += tests/json-test

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # test-suite: what the suite passes to $(TIMEIT) (lit's arguments, in
-# lit's order, TIMEIT_FLAGS, COUNT_INSTRUCTIONS=valgrind), and fpcmp's
+# lit's order, --report-maxrss for LNT's mem_bytes, TIMEIT_FLAGS,
+# COUNT_INSTRUCTIONS=valgrind), and fpcmp's
 # tolerances (numbers within tolerance match, text must match exactly).
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
@@ -26,7 +27,7 @@ grep -q 'tak  *pass  *2/2' table || fail "tak did not pass twice"
 o=$tmp/o
 for i in 1 2; do
 	want="--timeout 77 --limit-core 0 --limit-cpu 77 --limit-file-size 209715200"
-	want="$want --limit-rss-size 838860800 --fake-flag --count-instructions=valgrind"
+	want="$want --limit-rss-size 838860800 --report-maxrss --fake-flag --count-instructions=valgrind"
 	want="$want --redirect-input /dev/null --append-exitstatus --redirect-output $o/Output/tak.$i.out"
 	want="$want --summary $o/results/tak.$i.time $o/bin/tak 30"
 	grep -qxF -- "$want" args || { cat args; fail "run $i: not lit's arguments"; }

@@ -58,25 +58,25 @@ for key in name os hardware start_time end_time llvm_project_revision cc_version
 	grep -q "^    \"$key\": \"" "$j" || fail "report.json lacks $key"
 done
 grep -q '"cflags": "-O2"' "$j" || fail "cflags not recorded"
-[ "$(grep -c '"name": "nts\.SingleSource/' "$j")" -eq "$total" ] || fail "tests missing in report.json"
+[ "$(grep -c '"name": "SingleSource/' "$j")" -eq "$total" ] || fail "tests missing in report.json"
 grep -q '"execution_time": \[[0-9.]*\]' "$j" || fail "execution_time not a list"
 grep -q '"compile_time": \[[0-9.]*\]' "$j" || fail "compile_time not a list"
 # Exactly the failures carry a status: builderr both, the others execution.
 [ "$(grep -c '"compile_status": 1' "$j")" -eq 1 ] || fail "compile_status count"
 [ "$(grep -c '"execution_status": 1' "$j")" -eq 4 ] || fail "execution_status count"
-awk '/"name": "nts.SingleSource\/Benchmarks\/hash"/ { f = 1 } f && /"execution_time": \[/ { ok = 1 }
+awk '/"name": "SingleSource\/Benchmarks\/hash"/ { f = 1 } f && /"execution_time": \[/ { ok = 1 }
 	f && /^    }/ { exit !ok }' "$j" || fail "hash has no execution_time"
 if command -v jq > /dev/null 2>&1; then
 	jq -e '.format_version == "2" and (.tests | length) > 10 and
-		all(.tests[]; .name | startswith("nts."))' "$j" > /dev/null || fail "jq rejects report.json"
+		all(.tests[]; .name | startswith("SingleSource/"))' "$j" > /dev/null || fail "jq rejects report.json"
 fi
 
-# report.csv: header, one row per sample, nine columns.
+# report.csv: header, one row per sample, eleven columns.
 c=$o/report.csv
-head -n 1 "$c" | grep -qx 'name,sample,status,exit,user,real,sys,compile_time,hash' ||
+head -n 1 "$c" | grep -qx 'name,sample,status,exit,user,real,sys,compile_time,hash,maxrss,code_size' ||
 	fail "CSV header"
 [ "$(wc -l < "$c")" -eq $((total + 1)) ] || fail "CSV rows"
-awk -F, 'NR > 1 && NF != 9 { exit 1 }' "$c" || fail "CSV row without 9 columns"
+awk -F, 'NR > 1 && NF != 11 { exit 1 }' "$c" || fail "CSV row without 11 columns"
 grep -q '^SingleSource/SelfTest/crash,1,fail signal 11,139,' "$c" || fail "CSV crash row"
 
 # Nothing is redone when nothing changed; a flag change rebuilds.

@@ -10,7 +10,8 @@
 #            (make ab SAMPLES=auto), the statuses 1, 2, ... that exist
 #   -q  write the reports but print only the failures and the totals
 # environment (recorded as run and machine info): CC CFLAGS CPPFLAGS
-#   LDFLAGS CC_VERSION TIMEIT SUITE_TIMEIT_FLAGS START_TIME REVISION SIZE SHARD
+#   LDFLAGS CC_VERSION TIMEIT SUITE_TIMEIT_FLAGS START_TIME REVISION SIZE SHARD;
+#   STRIP and SIZE_TOOL, the tools for the hash and code_size metrics
 set -eu
 LC_ALL=C
 export LC_ALL
@@ -27,15 +28,37 @@ value() {
 	[ -f "$2" ] && awk -v k="$1" '$1 == k { print $2; exit }' "$2"
 }
 
+# lit_hash BINARY: the hash lit's hash module (litsupport/modules/hash.py)
+# gives BINARY, which LNT stores as "hash": the MD5 of a copy stripped with
+# exactly its arguments.  Its second pattern reaches strip with the quotes
+# in it and so matches no section: the notes (the build ID) stay, as there.
+# Nothing when strip fails, as lit records "" then.
+lit_hash() {
+	rm -f "$1.stripped"
+	if "${STRIP:-strip}" --remove-section=.comment "--remove-section='.note*'" \
+		-o "$1.stripped" "$1" 2> /dev/null; then
+		md5sum < "$1.stripped" | cut -d' ' -f1
+	fi
+	rm -f "$1.stripped"
+}
+
+# code_size BINARY: the size of its .text section in bytes, LNT's
+# code_size (lit's size..text, from llvm-size); nothing where the size
+# tool cannot tell.
+code_size() {
+	"${SIZE_TOOL:-size}" -A "$1" 2> /dev/null | awk '$1 == ".text" { print $2; exit }'
+}
+
 rows=$out/report.rows
 : > "$rows"
 for path in "$@"; do
 	name=${path##*/}
 	build=$(sed 1q "$out/Output/$name.build" 2>/dev/null || echo "fail build")
 	ctime=$(value user "$out/Output/$name.compile.time" || true)
-	hash=
+	hash= size=
 	if [ -f "$out/bin/$name" ]; then
-		hash=$(md5sum < "$out/bin/$name" | cut -d' ' -f1)
+		hash=$(lit_hash "$out/bin/$name")
+		size=$(code_size "$out/bin/$name")
 	fi
 	n=$samples
 	if [ "$samples" = auto ]; then
@@ -59,10 +82,10 @@ for path in "$@"; do
 		status=$(sed 1q "$out/Output/$name.$i.status" 2>/dev/null || echo "fail not run")
 		t=$results/$name.$i.time
 		[ -f "$t" ] || t=$t.wrong-output
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$path" "$i" "$status" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$path" "$i" "$status" \
 			"$(value exit "$t" || true)" "$(value user "$t" || true)" \
 			"$(value real "$t" || true)" "$(value sys "$t" || true)" \
-			"$build" "$ctime" "$hash" >> "$rows"
+			"$build" "$ctime" "$hash" "$(value maxrss "$t" || true)" "$size" >> "$rows"
 		i=$((i + 1))
 	done
 done
@@ -122,15 +145,18 @@ function kv(k, v, last) {
 		build[$1] = $8
 		ctime[$1] = $9
 		hash[$1] = $10
+		csize[$1] = $12
 	}
 	total[$1]++
 	if ($3 == "pass") {
 		passed[$1]++
 		times[$1] = times[$1] (times[$1] == "" ? "" : ", ") $5
+		if ($11 != "")
+			mem[$1] = mem[$1] (mem[$1] == "" ? "" : ", ") $11
 	} else if (!($1 in why)) {
 		why[$1] = $3
 	}
-	print c($1) "," $2 "," c($3) "," $4 "," $5 "," $6 "," $7 "," $9 "," $10 > csv
+	print c($1) "," $2 "," c($3) "," $4 "," $5 "," $6 "," $7 "," $9 "," $10 "," $11 "," $12 > csv
 }
 BEGIN {
 	quiet = ENVIRON["R_QUIET"] + 0; json = ENVIRON["R_JSON"]; csv = ENVIRON["R_CSV"]
@@ -141,7 +167,7 @@ BEGIN {
 	ldflags = ENVIRON["R_LDFLAGS"]; timeit = ENVIRON["R_TIMEIT"]
 	tversion = ENVIRON["R_TVERSION"]; tflags = ENVIRON["R_TFLAGS"]
 	samples = ENVIRON["R_SAMPLES"]; size = ENVIRON["R_SIZE"]; shard = ENVIRON["R_SHARD"]
-	print "name,sample,status,exit,user,real,sys,compile_time,hash" > csv
+	print "name,sample,status,exit,user,real,sys,compile_time,hash,maxrss,code_size" > csv
 }
 END {
 	printf "{\n  \"format_version\": \"2\",\n  \"machine\": {\n" > json
@@ -157,7 +183,10 @@ END {
 	printf "  \"tests\": [" > json
 	for (k = 1; k <= n; k++) {
 		b = order[k]
-		printf "%s\n    {\n      \"name\": %s", (k > 1 ? "," : ""), q("nts." b) > json
+		# The names LNT itself gives (lnt runtest test-suite, importreport,
+		# the v1 upgrade): the path without a suite prefix; the suite is
+		# named by the submitRun URL.
+		printf "%s\n    {\n      \"name\": %s", (k > 1 ? "," : ""), q(b) > json
 		if (ctime[b] != "")
 			printf ",\n      \"compile_time\": [%s]", ctime[b] > json
 		if (build[b] != "pass")
@@ -168,6 +197,10 @@ END {
 		# failures are reported, as LNT itself does.
 		if (passed[b] + 0 < total[b])
 			printf ",\n      \"execution_status\": 1" > json
+		if (mem[b] != "")
+			printf ",\n      \"mem_bytes\": [%s]", mem[b] > json
+		if (csize[b] != "")
+			printf ",\n      \"code_size\": %s", csize[b] > json
 		if (hash[b] != "")
 			printf ",\n      \"hash\": %s", q(hash[b]) > json
 		printf "\n    }" > json

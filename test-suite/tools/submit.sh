@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# submit.sh: post reports to an LNT server the way "lnt submit" does, and
+# fail on anything but LNT's answer of success.
+#
+# usage: submit.sh URL REPORT...
+#   URL     the server's submitRun, e.g. http://host:8000/db_default/v4/nts/submitRun
+# environment:
+#   LNT                  when set, run "$LNT submit" instead of posting with curl
+#   LNT_MERGE            what the server does with a run of an order it has for
+#                        the machine: replace (the default, as lnt submit), reject, append
+#   LNT_SELECT_MACHINE   match (the default), update or split
+#
+# The request is lnt submit's (lnt/util/ServerUtil.py): a form POST with
+# input_data (the report), commit=1, select_machine and merge, and
+# "Accept: application/json".  LNT answers a JSON object: on success
+# "success": true and the run's "result_url"; on failure HTTP 400 and an
+# "error" (lnt/server/ui/views.py, _do_submit).  Anything else, an HTML
+# page included, is a failure.  Exit status: 0 every report was stored, 1
+# otherwise (each failure named), 2 usage.
+set -u
+LC_ALL=C
+export LC_ALL
+me=submit
+if [ "$#" -lt 2 ]; then
+	echo "usage: $me URL REPORT..." >&2
+	exit 2
+fi
+url=$1
+shift
+merge=${LNT_MERGE:-replace}
+select=${LNT_SELECT_MACHINE:-match}
+case $merge in reject | replace | append) ;; *)
+	echo "$me: LNT_MERGE=$merge: expected reject, replace or append" >&2
+	exit 2
+	;;
+esac
+case $select in match | update | split) ;; *)
+	echo "$me: LNT_SELECT_MACHINE=$select: expected match, update or split" >&2
+	exit 2
+	;;
+esac
+case $url in
+http://* | https://*) ;;
+*)
+	echo "$me: LNT_URL=$url: expected http://HOST:PORT/db_NAME/v4/SUITE/submitRun" >&2
+	exit 2
+	;;
+esac
+for f do
+	[ -r "$f" ] || { echo "$me: $f: cannot read the report" >&2; exit 2; }
+done
+
+if [ -n "${LNT:-}" ]; then
+	# lnt submit exits 1 when a report was refused; it prints the reason.
+	"$LNT" submit --merge "$merge" --select-machine "$select" "$url" "$@" || {
+		echo "$me: $LNT submit failed for $url" >&2
+		exit 1
+	}
+	exit 0
+fi
+command -v curl > /dev/null 2>&1 || {
+	echo "$me: curl is not installed (Debian: apt-get install curl); or give LNT=/path/to/lnt" >&2
+	exit 1
+}
+
+body=$(mktemp "${TMPDIR:-/tmp}/submit.XXXXXX") || exit 1
+trap 'rm -f "$body"' EXIT
+st=0
+for f do
+	code=$(curl -sS -o "$body" -w '%{http_code}' -H 'Accept: application/json' \
+		--data-urlencode "input_data@$f" --data commit=1 \
+		--data-urlencode "select_machine=$select" --data-urlencode "merge=$merge" \
+		"$url") || {
+		echo "$me: $f: no answer from $url" >&2
+		st=1
+		continue
+	}
+	# The answer's "error" string (up to an escaped quote, if any) and
+	# whether it says "success": true.
+	err=$(tr '\n' ' ' < "$body" | sed -n 's/.*"error" *: *"\([^"]*\)".*/\1/p')
+	ok=$(tr '\n' ' ' < "$body" | sed -n 's/^ *{.*"success" *: *true.*/yes/p')
+	case $code in
+	2??) ;;
+	*) ok= ;;
+	esac
+	if [ "$ok" = yes ] && [ -z "$err" ]; then
+		u=$(tr '\n' ' ' < "$body" | sed -n 's/.*"result_url" *: *"\([^"]*\)".*/\1/p')
+		echo "$me: $f: stored${u:+ as $u}"
+		continue
+	fi
+	st=1
+	if [ -n "$err" ]; then
+		echo "$me: $f: refused by $url (HTTP $code): $err" >&2
+	else
+		echo "$me: $f: $url answered HTTP $code without LNT's success:" >&2
+		head -c 300 "$body" | sed 's/^/  /' >&2
+		echo >&2
+	fi
+done
+exit $st
