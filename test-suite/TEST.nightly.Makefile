@@ -61,6 +61,24 @@ AB_LOOKS = $(shell awk -v lo=$(MIN_SAMPLES) -v hi=$(MAX_SAMPLES) -v k=$(AB_LOOK_
 AB_COMPARE_ARGS = $(COMPARE_FLAGS) $(if $(filter auto,$(SAMPLES)),--looks $(AB_LOOKS))
 export AB_COMPARE_ARGS
 
+# Each side is its own LNT run and order (tools/revisions.sh): BASE_REVISION
+# and NEW_REVISION, by default the two compilers' version numbers when they
+# differ, else the start time and the start time + 1.  Decided before
+# anything runs.
+BASE_REVISION ?=
+NEW_REVISION ?=
+ifneq ($(filter ab,$(MAKECMDGOALS)),)
+AB_REVISIONS := $(shell BASE_REVISION=$(call quote,$(BASE_REVISION)) \
+	NEW_REVISION=$(call quote,$(NEW_REVISION)) CC=$(call quote,$(CC)) \
+	AB_BASE=$(call quote,$(BASE)) AB_NEW=$(call quote,$(NEW)) \
+	START_EPOCH=$(START_EPOCH) sh $(SRCDIR)/tools/revisions.sh)
+ifneq ($(firstword $(AB_REVISIONS)),ok)
+$(error make ab: $(or $(AB_REVISIONS),tools/revisions.sh failed))
+endif
+AB_REVISION_A := $(word 2,$(AB_REVISIONS))
+AB_REVISION_B := $(word 3,$(AB_REVISIONS))
+endif
+
 define newline
 
 
@@ -77,10 +95,10 @@ SIDE_MAKE = $(MAKE) --no-print-directory -f $(SRCDIR)/Makefile build
 
 # "+": the sub-makes share the jobserver of make -jN.
 ab: $(FPCMP)
-	+@echo "A: $(BASE)"; eval "set -- $$AB_BASE"; \
-		$(SIDE_MAKE) O=$(O)/A RESULTS=$(O)/A/results "$$@"
-	+@echo "B: $(NEW)"; eval "set -- $$AB_NEW"; \
-		$(SIDE_MAKE) O=$(O)/B RESULTS=$(O)/B/results "$$@"
+	+@echo "A: $(BASE) (revision $(AB_REVISION_A))"; eval "set -- $$AB_BASE"; \
+		$(SIDE_MAKE) O=$(O)/A RESULTS=$(O)/A/results REVISION=$(AB_REVISION_A) "$$@"
+	+@echo "B: $(NEW) (revision $(AB_REVISION_B))"; eval "set -- $$AB_NEW"; \
+		$(SIDE_MAKE) O=$(O)/B RESULTS=$(O)/B/results REVISION=$(AB_REVISION_B) "$$@"
 	@rm -f $(O)/A/results/*.time* $(O)/B/results/*.time* $(O)/A/Output/*.status $(O)/B/Output/*.status
 	$(file >$(O)/ab-run.sh,$(AB_RUNFILE))
 	@sh $(SRCDIR)/tools/ab-rounds.sh $(O) $(O)/ab-run.sh $(SAMPLES) $(MIN_SAMPLES) \

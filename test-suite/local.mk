@@ -5,7 +5,8 @@
 EXTRA_DIST += test-suite/README.md test-suite/Makefile test-suite/Makefile.config \
 	test-suite/TEST.nightly.Makefile test-suite/RunSafely.sh \
 	test-suite/tools/fpcmp.c test-suite/tools/report.sh test-suite/tools/ab.sh test-suite/tools/ab-rounds.sh \
-	test-suite/tools/jsoncheck.awk test-suite/tools/clean.sh test-suite/tools/submit.sh
+	test-suite/tools/jsoncheck.awk test-suite/tools/clean.sh test-suite/tools/submit.sh \
+	test-suite/tools/revisions.sh
 EXTRA_DIST += test-suite/SingleSource/Benchmarks/bench.mk \
 	test-suite/SingleSource/Benchmarks/exprparse.c \
 	test-suite/SingleSource/Benchmarks/exprparse.reference_output \

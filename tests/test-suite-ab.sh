@@ -28,8 +28,8 @@ make -s -f "$suite/Makefile" ab O="$tmp/same" TIMEIT="$tmp/fake-timeit" \
 	TIMEIT_COMPARE="$compare" COMPARE_FLAGS=--no-color SIZE=small SAMPLES=3 \
 	BENCHMARKS='hash tak' BASE='CFLAGS=-O2' NEW="CFLAGS='-O2 -DUNUSED_MACRO=1'" > same.out
 cat same.out
-grep -q '^A: CFLAGS=-O2$' same.out || fail "side A's settings not shown"
-grep -q "^B: CFLAGS='-O2 -DUNUSED_MACRO=1'$" same.out || fail "side B's settings not shown"
+grep -q '^A: CFLAGS=-O2 (revision [0-9]*)$' same.out || fail "side A's settings not shown"
+grep -q "^B: CFLAGS='-O2 -DUNUSED_MACRO=1' (revision [0-9]*)$" same.out || fail "side B's settings not shown"
 grep -q '^hash .*\[no code change\]$' same.out || fail "hash not marked 'no code change'"
 grep -q '^tak .*\[no code change\]$' same.out || fail "tak not marked 'no code change'"
 grep -qx 'byte-identical binaries on both sides (no code change): hash tak' same.out ||
@@ -65,8 +65,9 @@ grep -q 'SingleSource/Benchmarks/hash\|^hash' lnt.out || fail "hash missing from
 # Different code: nothing is marked; a run failure fails the target.
 # Each side's report holds what that side used: the CC and CFLAGS of make
 # ab itself unless the side sets its own, the side's LDFLAGS, the version
-# of its compiler, the start and revision of the whole run.  Under -j2 the
-# sides' makes share the jobserver.
+# of its compiler, the start of the whole run, a revision of its own (one
+# compiler: the start time, and that + 1 for B).  Under -j2 the sides'
+# makes share the jobserver.
 cat > mycc <<EOS
 #!/bin/sh
 exec cc "\$@"
@@ -84,14 +85,16 @@ for side in A B; do
 	j=$tmp/diff/$side/report.json
 	grep -qF "\"cc\": \"$tmp/mycc\"," "$j" || fail "side $side: $(grep '"cc"' "$j")"
 	grep -qF "\"cc_version\": \"$ccv\"," "$j" || fail "side $side: $(grep '"cc_version"' "$j")"
-	grep '"start_time"\|"llvm_project_revision"' "$j" > "run.$side"
+	grep '"start_time"' "$j" > "start.$side"
+	sed -n 's/^ *"llvm_project_revision": "\([0-9]*\)",$/\1/p' "$j" > "rev.$side"
 done
 grep -q '"cflags": "-O0",' "$tmp/diff/A/report.json" || fail "side A's report lacks CFLAGS=-O0"
 grep -q '"ldflags": "",' "$tmp/diff/A/report.json" || fail "side A's report has B's LDFLAGS"
 grep -q '"cflags": "-O2",' "$tmp/diff/B/report.json" || fail "side B's report lacks CFLAGS=-O2"
 grep -q '"ldflags": "-s",' "$tmp/diff/B/report.json" || fail "side B's report lacks LDFLAGS=-s"
-cmp -s run.A run.B || fail "the sides' start and revision differ: $(cat run.A run.B)"
-grep -q '"llvm_project_revision": "[1-9][0-9]*"' run.A || fail "no revision: $(cat run.A)"
+cmp -s start.A start.B || fail "the sides' start differs: $(cat start.A start.B)"
+[ -s rev.A ] || fail "side A has no revision"
+[ "$(cat rev.B)" = $(($(cat rev.A) + 1)) ] || fail "revisions A $(cat rev.A), B $(cat rev.B)"
 
 # Run settings cannot differ between the sides (every sample runs with
 # those of make ab): refused before anything is written, as are a missing

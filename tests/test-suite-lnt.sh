@@ -129,6 +129,43 @@ submit LNT_URL="http://127.0.0.1:$port/db_default/v4/nope/submitRun"
 grep -q "Unknown test suite 'nope'" sub.err || fail "unknown suite: $(cat sub.err)"
 stop_server
 
+# make ab: each side its own LNT order, so that a server stores both
+# (with merge=reject nothing is replaced either).  Given revisions are
+# used; without, two compilers give their version numbers.
+compare=$top_builddir/timeit/timeit-compare
+ab() {
+	make -s -f "$suite/Makefile" ab O="$tmp/ab" TIMEIT="$TIMEIT" TIMEIT_COMPARE="$compare" \
+		SIZE=small SAMPLES=1 BENCHMARKS=tak AB_GATE=no "$@"
+}
+revision() {
+	jq -r .run.llvm_project_revision "$tmp/ab/$1/report.json"
+}
+ab BASE='CFLAGS=-O1' NEW='CFLAGS=-O2' BASE_REVISION=r100 NEW_REVISION=r101 > ab.out 2>&1 ||
+	fail "make ab: $(cat ab.out)"
+[ "$(revision A) $(revision B)" = "r100 r101" ] ||
+	fail "revisions $(revision A) $(revision B), given r100 r101"
+start_server
+submit LNT_URL="http://127.0.0.1:$port/db_default/v4/nts/submitRun" LNT_MERGE=reject O="$tmp/ab"
+[ "$st" -eq 0 ] || fail "the sides of make ab were not both stored: $(cat sub.err)"
+[ "$(grep -c ': stored as ' sub.out)" -eq 2 ] || fail "make submit after make ab: $(cat sub.out)"
+stop_server
+for v in 11.1.0 12.0.1; do
+	# shellcheck disable=SC2016 # the script's own $1 and $@
+	printf '#!/bin/sh\n[ "$1" = --version ] && { echo "fakecc version %s (x)"; exit 0; }\nexec cc "$@"\n' \
+		"$v" > "cc-$v"
+	chmod +x "cc-$v"
+done
+ab BASE="CC=$tmp/cc-11.1.0" NEW="CC=$tmp/cc-12.0.1" > ab.out 2>&1 || fail "make ab: $(cat ab.out)"
+[ "$(revision A) $(revision B)" = "11.1.0 12.0.1" ] ||
+	fail "revisions $(revision A) $(revision B), compilers 11.1.0 and 12.0.1"
+# The same revision twice is refused before anything runs.
+rm -rf "$tmp/ab"
+if ab BASE='CFLAGS=-O1' NEW='CFLAGS=-O2' BASE_REVISION=7 NEW_REVISION=7 > ab.out 2>&1; then
+	fail "make ab took one revision for both sides"
+fi
+grep -q "BASE_REVISION and NEW_REVISION are both '7'" ab.out || fail "same revisions: $(cat ab.out)"
+[ ! -d "$tmp/ab/A" ] || fail "make ab with equal revisions built side A"
+
 # Answers that are not LNT's success: an HTML page with status 200 (what
 # LNT shows a form without data) and a server error.
 for kind in html 500; do
