@@ -30,31 +30,89 @@ void ti_summary_key(const char *name, char *out, size_t len)
 }
 
 /* The lines after the events and the --repeat statistics, in file order.
- * VALUE says whether the line is there and gives its number.  A new key is
- * one row here (and its TI_KEY_ name in summary.h for the readers). */
+ * VALUE says whether the line is there and gives its number (ARG picks
+ * among the values of one getter).  A new key is one row here (and its
+ * TI_KEY_ name in summary.h for the readers). */
 struct tail_line {
 	const char *key;
 	bool in_report;		/* also in the stderr report */
-	bool (*value)(const struct ti_summary *s, uint64_t *v);
+	bool (*value)(const struct ti_summary *s, int arg, uint64_t *v);
+	int arg;
 };
 
-static bool noise_flags(const struct ti_summary *s, uint64_t *v)
+static bool noise_flags(const struct ti_summary *s, int arg, uint64_t *v)
 {
+	(void)arg;
 	*v = s->noise_flags;
 	return true;
 }
 
-static bool valgrind_instructions(const struct ti_summary *s, uint64_t *v)
+static bool valgrind_instructions(const struct ti_summary *s, int arg, uint64_t *v)
 {
+	(void)arg;
 	if (!s->vg || s->vg->rc != TI_VGCOUNT_OK)
 		return false;
 	*v = s->vg->instructions;
 	return true;
 }
 
+/* --count-instructions=valgrind-cache: the misses of cache level ARG. */
+static bool valgrind_misses(const struct ti_summary *s, int arg, uint64_t *v)
+{
+	if (!s->vg || s->vg->rc != TI_VGCOUNT_OK || !s->vg->cache_sim)
+		return false;
+	*v = ti_vgcount_misses(&s->vg->totals, (enum ti_vgcount_level)arg);
+	return true;
+}
+
+static bool valgrind_est_cycles(const struct ti_summary *s, int arg, uint64_t *v)
+{
+	(void)arg;
+	if (!s->vg || s->vg->rc != TI_VGCOUNT_OK || !s->vg->cache_sim)
+		return false;
+	*v = s->vg->est_cycles;
+	return true;
+}
+
+/* The geometry simulated: ARG is level x 3 + 0 (size), 1 (ways), 2 (line). */
+static bool valgrind_cache(const struct ti_summary *s, int arg, uint64_t *v)
+{
+	const struct ti_vgcount_cache *c;
+
+	if (!s->vg || s->vg->rc != TI_VGCOUNT_OK || !s->vg->cache_sim)
+		return false;
+	c = &s->vg->totals.cache[arg / 3];
+	*v = arg % 3 == 0 ? c->size : arg % 3 == 1 ? c->assoc : c->line;
+	return true;
+}
+
+/* The weights of est-cycles: ARG 0 per L1 miss, 1 per last-level miss. */
+static bool valgrind_weight(const struct ti_summary *s, int arg, uint64_t *v)
+{
+	if (!s->vg || s->vg->rc != TI_VGCOUNT_OK || !s->vg->cache_sim)
+		return false;
+	*v = arg == 0 ? s->vg->weights.l1 : s->vg->weights.ll;
+	return true;
+}
+
 static const struct tail_line tail[] = {
-	{ TI_KEY_NOISE_FLAGS, false, noise_flags },
-	{ TI_KEY_VALGRIND_INSTRUCTIONS, true, valgrind_instructions },
+	{ TI_KEY_NOISE_FLAGS, false, noise_flags, 0 },
+	{ TI_KEY_VALGRIND_INSTRUCTIONS, true, valgrind_instructions, 0 },
+	{ TI_KEY_VALGRIND_I1_MISSES, true, valgrind_misses, TI_VG_I1 },
+	{ TI_KEY_VALGRIND_D1_MISSES, true, valgrind_misses, TI_VG_D1 },
+	{ TI_KEY_VALGRIND_LL_MISSES, true, valgrind_misses, TI_VG_LL },
+	{ TI_KEY_VALGRIND_EST_CYCLES, true, valgrind_est_cycles, 0 },
+	{ TI_KEY_VALGRIND_I1_SIZE, false, valgrind_cache, TI_VG_I1 * 3 + 0 },
+	{ TI_KEY_VALGRIND_I1_ASSOC, false, valgrind_cache, TI_VG_I1 * 3 + 1 },
+	{ TI_KEY_VALGRIND_I1_LINE, false, valgrind_cache, TI_VG_I1 * 3 + 2 },
+	{ TI_KEY_VALGRIND_D1_SIZE, false, valgrind_cache, TI_VG_D1 * 3 + 0 },
+	{ TI_KEY_VALGRIND_D1_ASSOC, false, valgrind_cache, TI_VG_D1 * 3 + 1 },
+	{ TI_KEY_VALGRIND_D1_LINE, false, valgrind_cache, TI_VG_D1 * 3 + 2 },
+	{ TI_KEY_VALGRIND_LL_SIZE, false, valgrind_cache, TI_VG_LL * 3 + 0 },
+	{ TI_KEY_VALGRIND_LL_ASSOC, false, valgrind_cache, TI_VG_LL * 3 + 1 },
+	{ TI_KEY_VALGRIND_LL_LINE, false, valgrind_cache, TI_VG_LL * 3 + 2 },
+	{ TI_KEY_VALGRIND_WEIGHT_L1, false, valgrind_weight, 0 },
+	{ TI_KEY_VALGRIND_WEIGHT_LL, false, valgrind_weight, 1 },
 };
 
 static void format_tail(struct ti_buf *b, const struct ti_summary *s, bool report)
@@ -62,7 +120,7 @@ static void format_tail(struct ti_buf *b, const struct ti_summary *s, bool repor
 	for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++) {
 		uint64_t v;
 
-		if ((!report || tail[i].in_report) && tail[i].value(s, &v))
+		if ((!report || tail[i].in_report) && tail[i].value(s, tail[i].arg, &v))
 			ti_buf_printf(b, "%-10s %" PRIu64 "\n", tail[i].key, v);
 	}
 }

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* vgcount.c: count instructions by running the command under cachegrind.
+/* vgcount.c: count instructions, and with the cache simulation the misses,
+ * by running the command under cachegrind.
  *
  * Why cachegrind --cache-sim=no: its Ir count is the number of guest
  * instructions executed, exact and repeatable, and with the cache and
  * branch simulations off it is the cheapest valgrind tool that counts
  * (gzip -6 of 20 MB on the dev VM: native 0.93 s, --tool=none 2.6 s,
  * cachegrind --cache-sim=no 4.5 s, callgrind 15.4 s, lackey ~60 s).
+ * With --cache-sim=yes the same run also simulates an I1, a D1 and a
+ * last-level cache, deterministically: the same binary and input give the
+ * same misses on every run (docs/BENCHMARKS.md has what it costs).
  *
  * Valgrind facts this relies on (observed with 3.19, documented in the
  * Valgrind manual, "--trace-children" and "--log-file" %p):
@@ -19,13 +23,18 @@
  * - Each process's log starts "==PID== Command: ..." and "==PID== Parent
  *   PID: PPID", and "Using Valgrind-X.Y.Z and LibVEX".
  * Cachegrind's out file format (Cachegrind manual, "Output File Format"):
- * "cmd: ...", "events: Ir ...", count lines, and "summary: N ..." with one
- * total per event in the order of the events line. */
+ * "desc:" lines, "cmd: ...", "events: Ir ...", count lines, and
+ * "summary: N ..." with one total per event in the order of the events
+ * line.  Cachegrind 3.19 writes the simulated caches as desc lines,
+ * "desc: I1 cache:         32768 B, 64 B, 8-way associative" (size, line,
+ * ways; "direct-mapped" for one way), after adjusting a last-level cache
+ * whose set count is not a power of two. */
 #include "config.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +48,7 @@
 
 struct proc {
 	long pid, ppid;
-	uint64_t ir;
+	struct ti_vgcount_totals t;
 	char cmd[CMD_MAX];
 };
 
@@ -50,6 +59,24 @@ static bool executable(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
+/* PATH (LEN bytes) made absolute against the current directory.  The
+ * extra run executes valgrind in the --chdir directory: a relative path
+ * found here would name another file there, or none. */
+static int absolute(char *path, size_t len)
+{
+	char cwd[PATH_MAX], rel[PATH_MAX];
+	int w;
+
+	if (path[0] == '/')
+		return 0;
+	if (!getcwd(cwd, sizeof cwd) || strlen(path) >= sizeof rel)
+		return -1;
+	strcpy(rel, path);
+	w = snprintf(path, len, "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd,
+		     strncmp(rel, "./", 2) == 0 ? rel + 2 : rel);
+	return w > 0 && (size_t)w < len ? 0 : -1;
+}
+
 int ti_vgcount_find(const char *name, char *out, size_t len)
 {
 	const char *path, *p;
@@ -58,8 +85,10 @@ int ti_vgcount_find(const char *name, char *out, size_t len)
 		name = "valgrind";
 	if (strchr(name, '/')) {
 		if (!executable(name) || strlen(name) >= len)
-			return TI_VGCOUNT_NOT_FOUND;
+			goto none;
 		snprintf(out, len, "%s", name);
+		if (absolute(out, len) < 0)
+			goto none;
 		return 0;
 	}
 	/* execvp's search: an unset PATH means "/bin:/usr/bin" (glibc), an
@@ -71,14 +100,15 @@ int ti_vgcount_find(const char *name, char *out, size_t len)
 		const char *end = strchr(p, ':');
 		size_t n = end ? (size_t)(end - p) : strlen(p);
 		int w = n ? snprintf(out, len, "%.*s/%s", (int)n, p, name)
-			  : snprintf(out, len, "%s", name);
+			  : snprintf(out, len, "./%s", name);
 
-		if (w > 0 && (size_t)w < len && executable(out))
+		if (w > 0 && (size_t)w < len && executable(out) && absolute(out, len) == 0)
 			return 0;
 		if (!end)
 			break;
 		p = end;
 	}
+none:
 	out[0] = '\0';
 	return TI_VGCOUNT_NOT_FOUND;
 }
@@ -106,56 +136,204 @@ static const char *after(const char *line, const char *prefix)
 	return strncmp(line, prefix, n) == 0 ? line + n : NULL;
 }
 
-int ti_vgcount_parse(const char *text, uint64_t *ir, char *cmd, size_t len)
+static const char *skip_spaces(const char *s)
 {
-	int ir_index = -1;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* The event names of the "events:" line, in enum ti_vgcount_event order. */
+static const char *const event_names[TI_VG_NEVENTS] = {
+	"Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw",
+	"Bc", "Bcm", "Bi", "Bim",
+};
+
+static const char *const level_names[TI_VG_NLEVELS] = { "I1", "D1", "LL" };
+
+const char *ti_vgcount_level_name(enum ti_vgcount_level l)
+{
+	return (unsigned)l < TI_VG_NLEVELS ? level_names[l] : "?";
+}
+
+/* A "desc:" line's cache, V after "desc:": "I1 cache:   32768 B, 64 B,
+ * 8-way associative" (or "direct-mapped").  Other desc lines are left. */
+static void parse_desc(const char *v, struct ti_vgcount_totals *t)
+{
+	struct ti_vgcount_cache c;
+	const char *p;
+
+	v = skip_spaces(v);
+	for (int l = 0; l < TI_VG_NLEVELS; l++) {
+		if (strncmp(v, level_names[l], 2) != 0 || !(p = after(v + 2, " cache:")))
+			continue;
+		p = skip_spaces(p);
+		if (parse_u64(p, &p, &c.size) < 0 || !(p = after(p, " B, ")) ||
+		    parse_u64(p, &p, &c.line) < 0 || !(p = after(p, " B, ")))
+			return;
+		if (after(p, "direct-mapped"))
+			c.assoc = 1;
+		else if (parse_u64(p, &p, &c.assoc) < 0 || !after(p, "-way associative"))
+			return;
+		t->cache[l] = c;
+		return;
+	}
+}
+
+int ti_vgcount_parse(const char *text, struct ti_vgcount_totals *t, char *cmd, size_t len)
+{
+	/* Position I of the events line is event index[I], or -1. */
+	int index[64], nevents = -1;
 	const char *line, *v;
 
+	memset(t, 0, sizeof *t);
 	if (len)
 		cmd[0] = '\0';
 	for (line = text; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
 		size_t n = strcspn(line, "\n");
 
-		if ((v = after(line, "cmd:")) != NULL) {
-			while (*v == ' ')
-				v++;
+		if ((v = after(line, "desc:")) != NULL) {
+			parse_desc(v, t);
+		} else if ((v = after(line, "cmd:")) != NULL) {
+			v = skip_spaces(v);
 			n -= (size_t)(v - line);
 			if (len)
 				snprintf(cmd, len, "%.*s", (int)(n < len ? n : len - 1), v);
 		} else if ((v = after(line, "events:")) != NULL) {
-			/* The position of "Ir" among the event names. */
-			int i = 0;
-			ir_index = -1;
-			while (v < line + n) {
+			nevents = 0;
+			while (v < line + n && nevents < (int)(sizeof index / sizeof index[0])) {
 				size_t w;
-				while (*v == ' ')
-					v++;
-				w = strcspn(v, " \n");
+
+				v = skip_spaces(v);
+				w = strcspn(v, " \t\n");
 				if (w == 0)
 					break;
-				if (w == 2 && strncmp(v, "Ir", 2) == 0) {
-					ir_index = i;
-					break;
-				}
+				index[nevents] = -1;
+				for (int e = 0; e < TI_VG_NEVENTS; e++)
+					if (strlen(event_names[e]) == w && strncmp(v, event_names[e], w) == 0)
+						index[nevents] = e;
+				nevents++;
 				v += w;
-				i++;
 			}
-		} else if ((v = after(line, "summary:")) != NULL && ir_index >= 0) {
-			uint64_t x;
-			const char *end = v;
+		} else if ((v = after(line, "summary:")) != NULL && nevents >= 0) {
+			/* One total per event, in the events line's order. */
+			for (int i = 0; i < nevents; i++) {
+				uint64_t x;
 
-			for (int i = 0; i <= ir_index; i++) {
-				while (*end == ' ')
-					end++;
-				if (parse_u64(end, &end, &x) < 0 ||
-				    (*end != ' ' && *end != '\n' && *end != '\0'))
+				v = skip_spaces(v);
+				if (parse_u64(v, &v, &x) < 0 ||
+				    (*v != ' ' && *v != '\t' && *v != '\n' && *v != '\0'))
 					return TI_VGCOUNT_BAD_OUTPUT;
+				if (index[i] >= 0) {
+					t->ev[index[i]] = x;
+					t->have |= 1u << index[i];
+				}
 			}
-			*ir = x;
-			return 0;
+			return t->have & (1u << TI_VG_IR) ? 0 : TI_VGCOUNT_BAD_OUTPUT;
 		}
 	}
 	return TI_VGCOUNT_BAD_OUTPUT;
+}
+
+uint64_t ti_vgcount_misses(const struct ti_vgcount_totals *t, enum ti_vgcount_level l)
+{
+	switch (l) {
+	case TI_VG_I1: return t->ev[TI_VG_I1MR];
+	case TI_VG_D1: return t->ev[TI_VG_D1MR] + t->ev[TI_VG_D1MW];
+	case TI_VG_LL: return t->ev[TI_VG_ILMR] + t->ev[TI_VG_DLMR] + t->ev[TI_VG_DLMW];
+	case TI_VG_NLEVELS: break;
+	}
+	return 0;
+}
+
+/* *ACC += A * B, or false when that does not fit. */
+static bool add_product(uint64_t *acc, uint64_t a, uint64_t b)
+{
+	if (a && b > UINT64_MAX / a)
+		return false;
+	if (*acc > UINT64_MAX - a * b)
+		return false;
+	*acc += a * b;
+	return true;
+}
+
+/* Why this cost: cachegrind counts events, not time.  An instruction is
+ * charged one cycle, each miss its latency beyond that, so that code whose
+ * instruction count is the same but whose memory behaviour differs (loop
+ * order, data layout) costs differently.  A miss in the last level is also
+ * a miss in L1 (cachegrind looks at LL only after an L1 miss), so it costs
+ * l1 + ll.  The default weights are the Valgrind manual's (vgcount.h). */
+int ti_vgcount_est_cycles(const struct ti_vgcount_totals *t, const struct ti_vgcount_weights *w,
+			  uint64_t *out)
+{
+	uint64_t c = t->ev[TI_VG_IR], l1 = 0, ll = 0;
+
+	if (!add_product(&l1, 1, ti_vgcount_misses(t, TI_VG_I1)) ||
+	    !add_product(&l1, 1, ti_vgcount_misses(t, TI_VG_D1)) ||
+	    !add_product(&ll, 1, ti_vgcount_misses(t, TI_VG_LL)) ||
+	    !add_product(&c, w->l1, l1) || !add_product(&c, w->ll, ll))
+		return -ERANGE;
+	*out = c;
+	return 0;
+}
+
+/* "N," or "N" at the end: the next number of a comma-separated list. */
+static bool list_u64(const char **s, uint64_t *v, bool last)
+{
+	const char *end;
+
+	if (parse_u64(*s, &end, v) < 0)
+		return false;
+	if (last ? *end != '\0' : *end != ',')
+		return false;
+	*s = end + !last;
+	return true;
+}
+
+static bool power_of_two(uint64_t x)
+{
+	return x && (x & (x - 1)) == 0;
+}
+
+/* Cachegrind's rules for --I1/--D1/--LL (cachegrind/cg_arch.c, check_cache
+ * and parse_cache_opt in Valgrind 3.19): three numbers that fit a C int,
+ * a line size that is a power of two and at least 16 bytes, a size larger
+ * than a line, and a set count, size / (line x ways), that is a whole
+ * power of two.  Checked here so that a bad geometry fails before any run. */
+const char *ti_vgcount_cache_parse(const char *s, struct ti_vgcount_cache *c)
+{
+	const char *p = s;
+	struct ti_vgcount_cache g;
+
+	if (!list_u64(&p, &g.size, false) || !list_u64(&p, &g.assoc, false) ||
+	    !list_u64(&p, &g.line, true))
+		return "expected SIZE,ASSOC,LINE (bytes, ways, bytes)";
+	if (g.size > INT_MAX || g.assoc > INT_MAX || g.line > INT_MAX)
+		return "a number is too large (at most 2147483647)";
+	if (!power_of_two(g.line) || g.line < 16)
+		return "the line size must be a power of two, at least 16";
+	if (g.size <= g.line)
+		return "the size must be larger than a line";
+	if (g.assoc == 0 || g.size % (g.line * g.assoc) != 0 ||
+	    !power_of_two(g.size / (g.line * g.assoc)))
+		return "the number of sets, SIZE / (LINE x ASSOC), must be a power of two";
+	*c = g;
+	return NULL;
+}
+
+const char *ti_vgcount_weights_parse(const char *s, struct ti_vgcount_weights *w)
+{
+	const char *p = s;
+	struct ti_vgcount_weights x;
+
+	if (!list_u64(&p, &x.l1, false) || !list_u64(&p, &x.ll, true))
+		return "expected L1,LL (cycles per L1 miss, per last-level miss)";
+	/* Beyond 2^32 - 1 cycles a weight is surely a typo (an overflow of
+	 * the cost is still checked). */
+	if (x.l1 > UINT32_MAX || x.ll > UINT32_MAX)
+		return "a weight is too large (at most 4294967295)";
+	*w = x;
+	return NULL;
 }
 
 /* The whole file PATH, NUL-terminated, in a malloc'd buffer, or NULL. */
@@ -226,6 +404,27 @@ static void remove_dir(const char *dir)
 	rmdir(dir);
 }
 
+/* Add the counts of one process, P, to SUM (FIRST: SUM is still empty).
+ * An event counts only when every process has it; the caches must be the
+ * same in every process, or no sum describes one machine. */
+static int add_totals(struct ti_vgcount_totals *sum, const struct ti_vgcount_totals *p,
+		      bool first)
+{
+	if (first) {
+		*sum = *p;
+		return 0;
+	}
+	if (memcmp(sum->cache, p->cache, sizeof sum->cache) != 0)
+		return TI_VGCOUNT_BAD_OUTPUT;
+	sum->have &= p->have;
+	for (int e = 0; e < TI_VG_NEVENTS; e++) {
+		if (sum->ev[e] > UINT64_MAX - p->ev[e])
+			return TI_VGCOUNT_BAD_OUTPUT;
+		sum->ev[e] += p->ev[e];
+	}
+	return 0;
+}
+
 /* Sum the out files in DIR into RES; TOP is the first process's pid. */
 static int collect(const char *dir, long top, struct ti_vgcount_result *res)
 {
@@ -268,7 +467,7 @@ static int collect(const char *dir, long top, struct ti_vgcount_result *res)
 			break;
 		}
 		procs[n].pid = pid;
-		rc = ti_vgcount_parse(text, &procs[n].ir, procs[n].cmd, sizeof procs[n].cmd);
+		rc = ti_vgcount_parse(text, &procs[n].t, procs[n].cmd, sizeof procs[n].cmd);
 		free(text);
 		snprintf(path, sizeof path, "%s/log.%ld", dir, pid);
 		read_log(path, &procs[n].ppid, pid == top ? res->version : NULL,
@@ -306,15 +505,33 @@ static int collect(const char *dir, long top, struct ti_vgcount_result *res)
 		for (size_t k = 0; k < n; k++)
 			if (procs[k].pid == procs[i].ppid && strcmp(procs[k].cmd, procs[i].cmd) == 0)
 				rc = TI_VGCOUNT_FORKED;
-		if (res->instructions > UINT64_MAX - procs[i].ir)
-			rc = TI_VGCOUNT_BAD_OUTPUT;
-		res->instructions += procs[i].ir;
+		if (rc == 0)
+			rc = add_totals(&res->totals, &procs[i].t, i == 0);
 	}
 	res->processes = (unsigned)n;
-	if (rc != 0)
-		res->instructions = 0;
+	res->instructions = rc == 0 ? res->totals.ev[TI_VG_IR] : 0;
 	free(procs);
 	return rc;
+}
+
+/* With the cache simulation: every miss event and every cache's geometry
+ * in the totals, and the estimated cycles from them. */
+static int cache_counts(struct ti_vgcount_result *res)
+{
+	static const enum ti_vgcount_event need[] = {
+		TI_VG_I1MR, TI_VG_ILMR, TI_VG_DR, TI_VG_D1MR, TI_VG_DLMR,
+		TI_VG_DW, TI_VG_D1MW, TI_VG_DLMW,
+	};
+
+	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+		if (!(res->totals.have & (1u << need[i])))
+			return TI_VGCOUNT_BAD_OUTPUT;
+	for (int l = 0; l < TI_VG_NLEVELS; l++)
+		if (!res->totals.cache[l].size)
+			return TI_VGCOUNT_BAD_OUTPUT;
+	if (ti_vgcount_est_cycles(&res->totals, &res->weights, &res->est_cycles) < 0)
+		return TI_VGCOUNT_BAD_OUTPUT;
+	return 0;
 }
 
 /* A private directory for valgrind's files, by absolute path: the command
@@ -341,9 +558,40 @@ static int make_dir(char *dir, size_t len)
 	return mkdtemp(dir) ? 0 : -1;
 }
 
-static uint64_t scaled(uint64_t v)
+/* Whether a log in DIR says valgrind itself ran out of memory (its
+ * message "Valgrind's memory management: out of memory"): under
+ * --limit-data-size its own memory counts against the limit too. */
+static bool out_of_memory(const char *dir)
 {
-	return v > UINT64_MAX / TI_VGCOUNT_SLOWDOWN ? UINT64_MAX : v * TI_VGCOUNT_SLOWDOWN;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[PATH_MAX + 300];
+	bool oom = false;
+
+	if (!d)
+		return false;
+	while (!oom && (e = readdir(d)) != NULL) {
+		char *text;
+
+		if (strncmp(e->d_name, "log.", 4) != 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if ((text = slurp(path)) != NULL) {
+			oom = strstr(text, "Valgrind's memory management: out of memory") != NULL;
+			free(text);
+		}
+	}
+	closedir(d);
+	return oom;
+}
+
+/* Cachegrind's options for a cache geometry, "--I1=SIZE,ASSOC,LINE". */
+static void cache_option(char *buf, size_t len, enum ti_vgcount_level l,
+			 const struct ti_vgcount_cache *c)
+{
+	snprintf(buf, len, "--%s=%llu,%llu,%llu", ti_vgcount_level_name(l),
+		 (unsigned long long)c->size, (unsigned long long)c->assoc,
+		 (unsigned long long)c->line);
 }
 
 int ti_vgcount_run(const struct ti_plan *plan, const struct ti_record *m,
@@ -351,9 +599,9 @@ int ti_vgcount_run(const struct ti_plan *plan, const struct ti_record *m,
 {
 	char dir[PATH_MAX], outopt[PATH_MAX + 64], logopt[PATH_MAX + 64];
 	char out_path[PATH_MAX + 16], err_path[PATH_MAX + 16];
-	const char *fixed[] = { NULL, "--tool=cachegrind", "--cache-sim=no", "--branch-sim=no",
-				"--trace-children=yes", outopt, logopt };
-	const size_t nfixed = sizeof fixed / sizeof fixed[0];
+	char cacheopt[TI_VG_NLEVELS][80];
+	const char *fixed[4 + TI_VG_NLEVELS + 3];
+	size_t nfixed = 0;
 	struct ti_plan vp = *plan;
 	struct ti_child ch;
 	struct ti_record r;
@@ -364,9 +612,18 @@ int ti_vgcount_run(const struct ti_plan *plan, const struct ti_record *m,
 	memset(res, 0, sizeof *res);
 	res->timeout_s = o->timeout_s;
 	res->measured_status = m->status;
-	/* A run that was cut short or never ran has nothing to compare with. */
-	if (m->end != TI_END_EXITED && m->end != TI_END_SIGNALED)
+	res->cache_sim = o->cache_sim;
+	res->weights = o->weights;
+	if (plan->limit_set[TI_LIMIT_CPU])
+		res->limit_cpu = plan->limit[TI_LIMIT_CPU];
+	/* Only a run that ended normally is worth counting: one that was
+	 * killed (by --limit-cpu, --timeout, a crash) would be killed again,
+	 * after costing many times as long (timeit(1), INSTRUCTION COUNTS). */
+	if (m->end != TI_END_EXITED)
 		return res->rc = TI_VGCOUNT_SKIPPED;
+	/* Interrupted after the measured run: no new run, as between runs. */
+	if (ti_spawn_stop_signal())
+		return res->rc = TI_VGCOUNT_INTERRUPTED;
 	if (ti_vgcount_find(o->valgrind, res->valgrind, sizeof res->valgrind) < 0)
 		return res->rc = TI_VGCOUNT_NOT_FOUND;
 	if (make_dir(dir, sizeof dir) < 0) {
@@ -375,6 +632,20 @@ int ti_vgcount_run(const struct ti_plan *plan, const struct ti_record *m,
 		return res->rc = TI_VGCOUNT_SYSTEM;
 	}
 
+	fixed[nfixed++] = res->valgrind;
+	fixed[nfixed++] = "--tool=cachegrind";
+	fixed[nfixed++] = o->cache_sim ? "--cache-sim=yes" : "--cache-sim=no";
+	fixed[nfixed++] = "--branch-sim=no";
+	for (int l = 0; o->cache_sim && l < TI_VG_NLEVELS; l++) {
+		if (!o->cache[l].size)
+			continue;
+		cache_option(cacheopt[l], sizeof cacheopt[l], (enum ti_vgcount_level)l,
+			     &o->cache[l]);
+		fixed[nfixed++] = cacheopt[l];
+	}
+	fixed[nfixed++] = "--trace-children=yes";
+	fixed[nfixed++] = outopt;
+	fixed[nfixed++] = logopt;
 	while (plan->argv[argc])
 		argc++;
 	if (!(argv = calloc(nfixed + argc + 1, sizeof *argv))) {
@@ -383,7 +654,6 @@ int ti_vgcount_run(const struct ti_plan *plan, const struct ti_record *m,
 		res->err = ENOMEM;
 		return res->rc = TI_VGCOUNT_SYSTEM;
 	}
-	fixed[0] = res->valgrind;
 	snprintf(outopt, sizeof outopt, "--cachegrind-out-file=%s/cg.%%p", dir);
 	/* Valgrind's own messages go to files of their own, never into the
 	 * command's output. */
@@ -406,15 +676,21 @@ int ti_vgcount_run(const struct ti_plan *plan, const struct ti_record *m,
 	vp.redirect_stderr = plan->redirect_stderr && plan->redirect_stdout &&
 			     strcmp(plan->redirect_stderr, plan->redirect_stdout) == 0
 			     ? out_path : err_path;
+	/* Every limit is the measured run's: the count never costs more CPU
+	 * time, memory or files than the user allowed the command. */
 	vp.timeout_s = o->timeout_s;
-	/* Same limits, except: CPU time scales like the time limit, and the
-	 * memory limits go, as valgrind's own memory would hit them first. */
-	if (vp.limit_set[TI_LIMIT_CPU])
-		vp.limit[TI_LIMIT_CPU] = scaled(vp.limit[TI_LIMIT_CPU]);
-	vp.limit_set[TI_LIMIT_DATA] = vp.limit_set[TI_LIMIT_RSS] = false;
 
 	memset(&r, 0, sizeof r);
 	if (ti_spawn_start(&vp, &ch, &r, &f) < 0 || ti_spawn_run(&vp, &ch, &r, &f) < 0) {
+		/* A stop signal while a FIFO redirect waited to open. */
+		if (f.what == ti_spawn_stopped) {
+			res->rc = TI_VGCOUNT_INTERRUPTED;
+			goto out;
+		}
+		if (f.what == ti_spawn_timed_out) {
+			res->rc = TI_VGCOUNT_TIMEOUT;
+			goto out;
+		}
 		res->what = f.what;
 		res->err = f.err;
 		res->rc = TI_VGCOUNT_SYSTEM;
@@ -440,17 +716,30 @@ int ti_vgcount_run(const struct ti_plan *plan, const struct ti_record *m,
 	case TI_END_INTERRUPTED:
 		res->rc = TI_VGCOUNT_INTERRUPTED;
 		goto out;
-	case TI_END_EXITED:
 	case TI_END_SIGNALED:
+		/* RLIMIT_CPU ends a process with SIGXCPU at the soft limit and
+		 * SIGKILL at the hard one (setrlimit(2)); timeit sets both.
+		 * rusage reads a little low against the kernel's own account
+		 * (0.94 s when killed at a limit of 1 s): 80 % of the limit
+		 * tells the limit from another killer. */
+		if (res->limit_cpu && (r.term_signal == SIGKILL || r.term_signal == SIGXCPU) &&
+		    ti_tv_s(r.ru.ru_utime) + ti_tv_s(r.ru.ru_stime) >= (double)res->limit_cpu * 0.8) {
+			res->rc = TI_VGCOUNT_CPU_LIMIT;
+			goto out;
+		}
+		break;
+	case TI_END_EXITED:
 		break;
 	}
 	/* A different end means a different execution: its count would not
 	 * describe the measured run. */
 	if (r.end != m->end || r.status != m->status) {
-		res->rc = TI_VGCOUNT_STATUS;
+		res->rc = out_of_memory(dir) ? TI_VGCOUNT_NO_MEMORY : TI_VGCOUNT_STATUS;
 		goto out;
 	}
 	res->rc = collect(dir, (long)r.pid, res);
+	if (res->rc == 0 && o->cache_sim)
+		res->rc = cache_counts(res);
 out:
 	free(argv);
 	remove_dir(dir);
@@ -472,9 +761,11 @@ const char *ti_vgcount_strerror(int rc)
 	case TI_VGCOUNT_FORKED:
 		return "a process forked without exec, so cachegrind would count its parent's "
 		       "instructions twice";
-	case TI_VGCOUNT_SKIPPED: return "the measured run did not run to its end";
+	case TI_VGCOUNT_SKIPPED: return "the measured run did not exit normally";
 	case TI_VGCOUNT_INCOMPLETE:
 		return "a process under valgrind was killed before it could write its count";
+	case TI_VGCOUNT_CPU_LIMIT: return "the run under valgrind reached --limit-cpu";
+	case TI_VGCOUNT_NO_MEMORY: return "valgrind ran out of memory";
 	}
 	return "unknown error";
 }
@@ -493,6 +784,14 @@ void ti_vgcount_describe(const struct ti_vgcount_result *res, char *buf, size_t 
 		snprintf(buf, len, "%s (after %llu s; see --valgrind-timeout)", what,
 			 (unsigned long long)res->timeout_s);
 		break;
+	case TI_VGCOUNT_CPU_LIMIT:
+		snprintf(buf, len, "%s (%llu s of CPU time, as the measured run)", what,
+			 (unsigned long long)res->limit_cpu);
+		break;
+	case TI_VGCOUNT_NO_MEMORY:
+		snprintf(buf, len, "%s (--limit-data-size applies to valgrind's own memory too)",
+			 what);
+		break;
 	case TI_VGCOUNT_STATUS:
 		snprintf(buf, len, "%s (%s %d under valgrind, %d in the measured run)", what,
 			 res->end == TI_END_SIGNALED ? "status" : "exit status", res->status,
@@ -507,20 +806,55 @@ void ti_vgcount_describe(const struct ti_vgcount_result *res, char *buf, size_t 
 void ti_vgcount_json(struct ti_json *j, const char *key, const struct ti_vgcount_result *res)
 {
 	char msg[PATH_MAX + 256];
+	bool ok = res->rc == TI_VGCOUNT_OK;
 
 	ti_json_object(j, key);
 	ti_json_string(j, "tool", "cachegrind");
 	ti_json_string(j, "valgrind", res->valgrind[0] ? res->valgrind : NULL);
 	ti_json_string(j, "version", res->version[0] ? res->version : NULL);
-	if (res->rc == TI_VGCOUNT_OK) {
+	ti_json_bool(j, "cache_sim", res->cache_sim);
+	if (ok) {
 		ti_json_uint(j, "instructions", res->instructions);
 		ti_json_uint(j, "processes", res->processes);
 	} else {
 		ti_json_string(j, "instructions", NULL);
 	}
+	if (res->cache_sim) {
+		/* The summary's lines, then everything they come from. */
+		if (ok) {
+			ti_json_uint(j, "i1_misses", ti_vgcount_misses(&res->totals, TI_VG_I1));
+			ti_json_uint(j, "d1_misses", ti_vgcount_misses(&res->totals, TI_VG_D1));
+			ti_json_uint(j, "ll_misses", ti_vgcount_misses(&res->totals, TI_VG_LL));
+			ti_json_uint(j, "est_cycles", res->est_cycles);
+		} else {
+			ti_json_string(j, "est_cycles", NULL);
+		}
+		ti_json_object(j, "cost_weights");
+		ti_json_uint(j, "l1", res->weights.l1);
+		ti_json_uint(j, "ll", res->weights.ll);
+		ti_json_end(j, '}');
+		if (ok) {
+			ti_json_object(j, "events");
+			for (int e = 0; e < TI_VG_NEVENTS; e++)
+				if (res->totals.have & (1u << e))
+					ti_json_uint(j, event_names[e], res->totals.ev[e]);
+			ti_json_end(j, '}');
+			ti_json_object(j, "caches");
+			for (int l = 0; l < TI_VG_NLEVELS; l++) {
+				const struct ti_vgcount_cache *c = &res->totals.cache[l];
+
+				ti_json_object(j, level_names[l]);
+				ti_json_uint(j, "size", c->size);
+				ti_json_uint(j, "assoc", c->assoc);
+				ti_json_uint(j, "line", c->line);
+				ti_json_end(j, '}');
+			}
+			ti_json_end(j, '}');
+		}
+	}
 	ti_json_double(j, "real", res->real_s);
 	ti_json_uint(j, "timeout", res->timeout_s);
-	if (res->rc != TI_VGCOUNT_OK) {
+	if (!ok) {
 		ti_vgcount_describe(res, msg, sizeof msg);
 		ti_json_string(j, "error", msg);
 	}

@@ -61,6 +61,11 @@ tests_vgcount_work_CFLAGS = $(WARN_CFLAGS)
 tests_vgcount_work_LDFLAGS =
 tests_vgcount_work_LDADD =
 EXTRA_DIST += tests/vgcount.sh tests/vgcount-missing.sh
+# Issue 15: --count-instructions=valgrind-cache (loop-order.c is built by
+# the test, at -O1 -fno-tree-vectorize, twice); issue 14: the count run's
+# limits, interrupts and --valgrind path.
+TESTS += tests/vgcount-cache.sh tests/vgcount-limits.sh
+EXTRA_DIST += tests/vgcount-cache.sh tests/vgcount-limits.sh tests/loop-order.c
 
 # Black-box tests of the timeit binary.
 TESTS += tests/cli.sh tests/exit-status.sh tests/summary.sh

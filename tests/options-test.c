@@ -7,7 +7,7 @@
 #include "options.h"
 #include "tap.h"
 
-#define MAXARGS 12
+#define MAXARGS 16
 
 static const struct {
 	int line;
@@ -43,6 +43,27 @@ static const struct {
 	{ __LINE__, { "timeit", "-e", "nope", "true" }, TI_PARSE_INVALID, "--events: unknown event 'nope'" },
 	{ __LINE__, { "timeit", "--summary=s", "true" }, TI_PARSE_OK, NULL },
 	{ __LINE__, { "timeit", "--posix=1", "true" }, TI_PARSE_USAGE, "invalid argument '--posix=1'" },
+	{ __LINE__, { "timeit", "--count-instructions=valgrind-cache", "true" }, TI_PARSE_OK, NULL },
+	{ __LINE__, { "timeit", "--count-instructions=cache", "true" }, TI_PARSE_INVALID,
+	  "--count-instructions: invalid value 'cache' (no, valgrind, valgrind-cache or auto)" },
+	{ __LINE__, { "timeit", "--count-instructions=valgrind-cache", "--valgrind-i1", "32768,8,64",
+		      "--valgrind-d1=65536,1,64", "--valgrind-ll", "8388608,16,64",
+		      "--valgrind-cost-weights", "4,30", "true" }, TI_PARSE_OK, NULL },
+	{ __LINE__, { "timeit", "--valgrind-ll", "8388608,16,64", "true" }, TI_PARSE_INVALID,
+	  "--valgrind-ll needs --count-instructions=valgrind-cache" },
+	{ __LINE__, { "timeit", "--count-instructions=valgrind", "--valgrind-cost-weights", "1,2",
+		      "true" }, TI_PARSE_INVALID,
+	  "--valgrind-cost-weights needs --count-instructions=valgrind-cache" },
+	{ __LINE__, { "timeit", "--count-instructions=valgrind-cache", "--valgrind-d1", "49152,8,64",
+		      "true" }, TI_PARSE_INVALID,
+	  "--valgrind-d1: the number of sets, SIZE / (LINE x ASSOC), must be a power of two: "
+	  "'49152,8,64'" },
+	{ __LINE__, { "timeit", "--count-instructions=valgrind-cache", "--valgrind-i1", "32768,8",
+		      "true" }, TI_PARSE_INVALID,
+	  "--valgrind-i1: expected SIZE,ASSOC,LINE (bytes, ways, bytes): '32768,8'" },
+	{ __LINE__, { "timeit", "--count-instructions=valgrind-cache", "--valgrind-cost-weights",
+		      "10", "true" }, TI_PARSE_INVALID,
+	  "--valgrind-cost-weights: expected L1,LL (cycles per L1 miss, per last-level miss): '10'" },
 };
 
 static int count(const char *const *argv)
@@ -114,5 +135,28 @@ int main(void)
 	       o.plan.limit_set[TI_LIMIT_CORE] && o.plan.limit[TI_LIMIT_CORE] == 0 &&
 	       o.plan.limit[TI_LIMIT_NOFILE] == 7 && o.plan.limit[TI_LIMIT_NPROC] == 9,
 	       "limits core, file-count, subprocess-count");
+
+	/* The valgrind run's time limit is the measured run's, not a multiple
+	 * of it; --valgrind-timeout sets it. */
+	char *a7[] = { "timeit", "--timeout", "3", "--count-instructions=valgrind", "x", NULL };
+	TAP_OK(ti_options_parse(5, a7, &o, msg, sizeof msg) == TI_PARSE_OK &&
+	       o.valgrind_timeout == 3, "valgrind timeout = --timeout (%llu)",
+	       (unsigned long long)o.valgrind_timeout);
+	char *a8[] = { "timeit", "--valgrind-timeout", "9", "--timeout", "3", "x", NULL };
+	TAP_OK(ti_options_parse(6, a8, &o, msg, sizeof msg) == TI_PARSE_OK &&
+	       o.valgrind_timeout == 9, "--valgrind-timeout 9");
+
+	/* The cache options reach their slots; default weights 10,200. */
+	char *a9[] = { "timeit", "--count-instructions=valgrind-cache", "--valgrind-d1", "65536,1,64",
+		       "x", NULL };
+	TAP_OK(ti_options_parse(5, a9, &o, msg, sizeof msg) == TI_PARSE_OK &&
+	       o.count_instructions == TI_COUNT_VALGRIND_CACHE && o.vg_cache[TI_VG_D1].size == 65536 &&
+	       o.vg_cache[TI_VG_D1].assoc == 1 && o.vg_cache[TI_VG_D1].line == 64 &&
+	       o.vg_cache[TI_VG_I1].size == 0 && o.vg_cache[TI_VG_LL].size == 0 &&
+	       o.vg_weights.l1 == 10 && o.vg_weights.ll == 200, "--valgrind-d1, default weights");
+	char *a10[] = { "timeit", "--count-instructions=valgrind-cache", "--valgrind-cost-weights",
+			"4,30", "x", NULL };
+	TAP_OK(ti_options_parse(5, a10, &o, msg, sizeof msg) == TI_PARSE_OK &&
+	       o.vg_weights.l1 == 4 && o.vg_weights.ll == 30, "--valgrind-cost-weights 4,30");
 	return tap_done();
 }

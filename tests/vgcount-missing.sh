@@ -40,6 +40,6 @@ expect_status 0 env PATH=/nonexistent "$TIMEIT" --count-instructions=no --summar
 
 # A bad value names the option and the value.
 expect_status 1 "$TIMEIT" --count-instructions=cachegrind "$W" 2>err
-grep -q "^timeit: --count-instructions: invalid value 'cachegrind' (no, valgrind or auto)\$" err ||
+grep -q "^timeit: --count-instructions: invalid value 'cachegrind' (no, valgrind, valgrind-cache or auto)\$" err ||
 	fail "no invalid-value error: $(cat err)"
 exit 0

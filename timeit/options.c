@@ -23,15 +23,17 @@ enum opt_id {
 	OPT_STRICT_EVENTS, OPT_LIST_EVENTS, OPT_REPEAT, OPT_WARMUP, OPT_KEEP_GOING,
 	OPT_CPU, OPT_NO_ASLR, OPT_CHECK_ENV,
 	OPT_COUNT_INSTRUCTIONS, OPT_VALGRIND, OPT_VALGRIND_TIMEOUT,
+	OPT_VALGRIND_CACHE,	/* + enum ti_vgcount_level via .limit */
+	OPT_VALGRIND_WEIGHTS,
 };
 
-enum arg_kind { ARG_NONE, ARG_NUMBER, ARG_PATH, ARG_LIST, ARG_WORD };
+enum arg_kind { ARG_NONE, ARG_NUMBER, ARG_PATH, ARG_LIST, ARG_WORD, ARG_GEOMETRY, ARG_WEIGHTS };
 
 static const struct option_def {
 	const char *shortname, *longname;
 	enum opt_id id;
 	enum arg_kind arg;
-	int limit;
+	int limit;	/* OPT_LIMIT: enum ti_limit; OPT_VALGRIND_CACHE: enum ti_vgcount_level */
 	const char *help;
 } options[] = {
 	{ "-h", "--help", OPT_HELP, ARG_NONE, 0, "show this help and exit" },
@@ -88,12 +90,23 @@ static const struct option_def {
 	  "user and sys from rusage even when task-clock is counted" },
 	{ NULL, "--count-instructions", OPT_COUNT_INSTRUCTIONS, ARG_WORD, 0,
 	  "no (default), valgrind: count instructions exactly in one more run under "
-	  "valgrind after the measured run(s), auto: perf's instructions if counted, "
+	  "valgrind after the measured run(s), valgrind-cache: also simulate the caches "
+	  "(misses, valgrind-est-cycles), auto: perf's instructions if counted, "
 	  "else valgrind" },
 	{ NULL, "--valgrind", OPT_VALGRIND, ARG_PATH, 0,
 	  "the valgrind for --count-instructions (default: valgrind in PATH)" },
 	{ NULL, "--valgrind-timeout", OPT_VALGRIND_TIMEOUT, ARG_NUMBER, 0,
-	  "kill the valgrind run after N seconds (0: never; default 50 x --timeout)" },
+	  "kill the valgrind run after N seconds (0: never; default: --timeout)" },
+	{ NULL, "--valgrind-i1", OPT_VALGRIND_CACHE, ARG_GEOMETRY, TI_VG_I1,
+	  "valgrind-cache: simulate this I1 cache (bytes, ways, line bytes; "
+	  "default: this machine's)" },
+	{ NULL, "--valgrind-d1", OPT_VALGRIND_CACHE, ARG_GEOMETRY, TI_VG_D1,
+	  "valgrind-cache: simulate this D1 cache" },
+	{ NULL, "--valgrind-ll", OPT_VALGRIND_CACHE, ARG_GEOMETRY, TI_VG_LL,
+	  "valgrind-cache: simulate this last-level cache" },
+	{ NULL, "--valgrind-cost-weights", OPT_VALGRIND_WEIGHTS, ARG_WEIGHTS, 0,
+	  "valgrind-cache: cycles per L1 miss and per last-level miss in "
+	  "valgrind-est-cycles (default 10,200)" },
 	{ "-q", "--quiet", OPT_QUIET, ARG_NONE, 0, "no notes about counters on stderr" },
 	{ "-v", "--verbose", OPT_VERBOSE, ARG_NONE, 0, "list every event that was skipped" },
 };
@@ -117,7 +130,9 @@ void ti_options_usage(FILE *f)
 		const struct option_def *o = &options[i];
 		char left[64];
 		const char *arg = o->arg == ARG_NUMBER ? " N" : o->arg == ARG_PATH ? " PATH"
-				: o->arg == ARG_LIST ? " LIST" : o->arg == ARG_WORD ? " WORD" : "";
+				: o->arg == ARG_LIST ? " LIST" : o->arg == ARG_WORD ? " WORD"
+				: o->arg == ARG_GEOMETRY ? " S,A,L" : o->arg == ARG_WEIGHTS ? " L1,LL"
+				: "";
 
 		snprintf(left, sizeof left, "%s%s%s%s", o->shortname ? o->shortname : "    ",
 			 o->shortname ? ", " : "", o->longname, arg);
@@ -142,11 +157,13 @@ static bool number(const char *opt, const char *s, uint64_t *v, char *msg, size_
 enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *o,
 				      char *msg, size_t len)
 {
-	const char *events = NULL;
+	const char *events = NULL, *vg_option = NULL;
 	int i;
 
 	memset(o, 0, sizeof *o);
 	o->repeat = 1;
+	o->vg_weights.l1 = TI_VGCOUNT_WEIGHT_L1;
+	o->vg_weights.ll = TI_VGCOUNT_WEIGHT_LL;
 	o->argc = argc;
 	o->argv = argv;
 	msg[0] = '\0';
@@ -256,11 +273,13 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 				o->count_instructions = TI_COUNT_NO;
 			} else if (strcmp(value, "valgrind") == 0) {
 				o->count_instructions = TI_COUNT_VALGRIND;
+			} else if (strcmp(value, "valgrind-cache") == 0) {
+				o->count_instructions = TI_COUNT_VALGRIND_CACHE;
 			} else if (strcmp(value, "auto") == 0) {
 				o->count_instructions = TI_COUNT_AUTO;
 			} else {
-				snprintf(msg, len, "%s: invalid value '%s' (no, valgrind or auto)",
-					 d->longname, value);
+				snprintf(msg, len, "%s: invalid value '%s' (no, valgrind, "
+					 "valgrind-cache or auto)", d->longname, value);
 				return TI_PARSE_INVALID;
 			}
 			break;
@@ -277,6 +296,26 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 				return TI_PARSE_INVALID;
 			o->valgrind_timeout_given = true;
 			break;
+		case OPT_VALGRIND_CACHE: {
+			const char *why = ti_vgcount_cache_parse(value, &o->vg_cache[d->limit]);
+			if (why) {
+				snprintf(msg, len, "%s: %s: '%s'", d->longname, why, value);
+				return TI_PARSE_INVALID;
+			}
+			if (!vg_option)
+				vg_option = d->longname;
+			break;
+		}
+		case OPT_VALGRIND_WEIGHTS: {
+			const char *why = ti_vgcount_weights_parse(value, &o->vg_weights);
+			if (why) {
+				snprintf(msg, len, "%s: %s: '%s'", d->longname, why, value);
+				return TI_PARSE_INVALID;
+			}
+			if (!vg_option)
+				vg_option = d->longname;
+			break;
+		}
 		}
 	}
 	/* An action that runs no command. */
@@ -288,10 +327,15 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 	}
 	o->plan.argv = argv + i;
 
-	/* The valgrind run is up to TI_VGCOUNT_SLOWDOWN times slower. */
+	/* The valgrind run has the measured run's limits, its timeout too:
+	 * a count must not cost more than the run it counts was allowed. */
 	if (!o->valgrind_timeout_given)
-		o->valgrind_timeout = o->plan.timeout_s > UINT64_MAX / TI_VGCOUNT_SLOWDOWN
-				      ? UINT64_MAX : o->plan.timeout_s * TI_VGCOUNT_SLOWDOWN;
+		o->valgrind_timeout = o->plan.timeout_s;
+	/* A cache option without the simulation would be silently ignored. */
+	if (vg_option && o->count_instructions != TI_COUNT_VALGRIND_CACHE) {
+		snprintf(msg, len, "%s needs --count-instructions=valgrind-cache", vg_option);
+		return TI_PARSE_INVALID;
+	}
 	if (o->append_exitstatus && !o->plan.redirect_stdout) {
 		snprintf(msg, len, "--append-exitstatus needs --redirect-output or --redirect-stdout");
 		return TI_PARSE_INVALID;

@@ -11,11 +11,13 @@
 
 #include "events.h"
 #include "plan.h"
+#include "vgcount.h"
 
 /* --count-instructions: where a deterministic instruction count comes from. */
 enum ti_count_mode {
 	TI_COUNT_NO,		/* no: only what the perf events count */
 	TI_COUNT_VALGRIND,	/* valgrind: an extra run under cachegrind */
+	TI_COUNT_VALGRIND_CACHE,	/* valgrind-cache: with its cache simulation */
 	TI_COUNT_AUTO,		/* auto: perf's instructions if counted, else valgrind */
 };
 
@@ -37,6 +39,9 @@ struct ti_options {
 	const char *valgrind;		/* --valgrind, or NULL: "valgrind" in PATH */
 	uint64_t valgrind_timeout;	/* --valgrind-timeout */
 	bool valgrind_timeout_given;
+	/* --valgrind-i1/-d1/-ll (all 0: the machine's), --valgrind-cost-weights */
+	struct ti_vgcount_cache vg_cache[TI_VG_NLEVELS];
+	struct ti_vgcount_weights vg_weights;
 	int argc;
 	char **argv;		/* timeit's own command line, for --json */
 };

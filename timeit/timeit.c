@@ -141,10 +141,15 @@ static bool vg_ran;
 
 /* --count-instructions after the measured run(s): valgrind unless auto finds
  * perf's instructions counted.  A count that fails is a warning and no
- * summary line; the measured run's status stands (timeit(1)). */
-static void count_instructions(const struct ti_options *c, const struct ti_record *r)
+ * summary line; the measured run's status stands (timeit(1)), except that
+ * an interrupt during the count ends timeit as an interrupt anywhere else
+ * does (137): R then says so. */
+static void count_instructions(const struct ti_options *c, struct ti_record *r)
 {
-	struct ti_vgcount_opts vo = { c->valgrind, c->valgrind_timeout };
+	struct ti_vgcount_opts vo = { c->valgrind, c->valgrind_timeout,
+				      c->count_instructions == TI_COUNT_VALGRIND_CACHE,
+				      { c->vg_cache[0], c->vg_cache[1], c->vg_cache[2] },
+				      c->vg_weights };
 	char why[PATH_MAX + 256];
 
 	if (c->count_instructions == TI_COUNT_NO ||
@@ -153,9 +158,16 @@ static void count_instructions(const struct ti_options *c, const struct ti_recor
 	vg_ran = true;
 	if (ti_vgcount_run(&c->plan, r, &vo, &vg) == TI_VGCOUNT_OK || vg.rc == TI_VGCOUNT_SKIPPED)
 		return;
+	if (vg.rc == TI_VGCOUNT_INTERRUPTED) {
+		r->end = TI_END_INTERRUPTED;
+		r->stop_signal = ti_spawn_stop_signal();
+		ti_record_set_status(r);
+		fprintf(stderr, "received signal %d. killing monitored process(es)\n",
+			r->stop_signal);
+	}
 	ti_vgcount_describe(&vg, why, sizeof why);
-	fprintf(stderr, "timeit: warning: --count-instructions: %s: no valgrind-instructions\n",
-		why);
+	fprintf(stderr, "timeit: warning: --count-instructions: %s: no valgrind-instructions%s\n",
+		why, vo.cache_sim ? " or cache counts" : "");
 }
 
 static void format_json(struct ti_buf *b, const struct ti_options *c, const struct ti_record *r,
@@ -415,13 +427,16 @@ int main(int argc, char **argv)
 		return stdout_status(listing_env(stdout, &eo));
 	}
 	/* An explicit valgrind count that cannot happen fails before a run. */
-	if (c.count_instructions == TI_COUNT_VALGRIND &&
+	if ((c.count_instructions == TI_COUNT_VALGRIND ||
+	     c.count_instructions == TI_COUNT_VALGRIND_CACHE) &&
 	    ti_vgcount_find(c.valgrind, vg.valgrind, sizeof vg.valgrind) < 0) {
 		if (c.valgrind)
 			fprintf(stderr, "timeit: --valgrind: %s: not an executable file\n", c.valgrind);
 		else
-			fprintf(stderr, "timeit: --count-instructions=valgrind: valgrind not found "
-					"in PATH (install the package 'valgrind')\n");
+			fprintf(stderr, "timeit: --count-instructions=%s: valgrind not found "
+					"in PATH (install the package 'valgrind')\n",
+				c.count_instructions == TI_COUNT_VALGRIND ? "valgrind"
+									  : "valgrind-cache");
 		return TI_STATUS_USAGE;
 	}
 
@@ -517,8 +532,8 @@ int main(int argc, char **argv)
 	}
 	note_counters(&c, &r, c.events_given);
 	report_end(&c, &r);
-	status = r.status;
 	count_instructions(&c, &r);
+	status = r.status;
 
 	if (c.append_exitstatus) {
 		rc = append_exitstatus(c.plan.redirect_stdout, r.status);
