@@ -66,9 +66,10 @@ struct ti_vgcount_weights {
 	uint64_t l1, ll;
 };
 
-/* The default weights, from the Valgrind manual (Cachegrind, "Overview",
- * 3.19): "an L1 miss will typically cost around 10 cycles, an LL miss can
- * cost as much as 200 cycles". */
+/* The default weights: the latencies the Valgrind manual gives for a
+ * modern machine (Cachegrind, "Overview", Valgrind 3.19): about 10 cycles
+ * for an L1 miss, up to 200 for a last-level miss.  docs/BENCHMARKS.md has
+ * how well the cost tracks time with them. */
 #define TI_VGCOUNT_WEIGHT_L1 10
 #define TI_VGCOUNT_WEIGHT_LL 200
 

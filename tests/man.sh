@@ -37,7 +37,10 @@ documented() {
 "$TIMEIT" --summary s --repeat 2 --report-maxrss "$AUX" exit 0 2>/dev/null ||
 	fail "summary run"
 for key in $(awk '{ print $1 }' s | sed 's/^min-.*/min-/; s/^mad-.*/mad-/') \
-	tsc-ticks noise-flags valgrind-instructions; do
+	tsc-ticks noise-flags valgrind-instructions valgrind-i1-misses valgrind-d1-misses \
+	valgrind-ll-misses valgrind-est-cycles valgrind-i1-size valgrind-i1-assoc \
+	valgrind-i1-line valgrind-d1-size valgrind-d1-assoc valgrind-d1-line valgrind-ll-size \
+	valgrind-ll-assoc valgrind-ll-line valgrind-weight-l1 valgrind-weight-ll; do
 	documented "$key" || fail "timeit.1 does not document the summary key $key"
 done
 
@@ -60,7 +63,14 @@ command -v jq >/dev/null 2>&1 || skip "jq is not installed: the JSON schema was 
 "$TIMEIT" --json j2 -c no-such-dir "$AUX" exit 0 2>/dev/null && fail "chdir run"
 "$TIMEIT" --json j3 "$AUX" signal 15 2>/dev/null && fail "signal run"
 "$TIMEIT" -q --json j4 -e cycles "$AUX" exit 0 2>/dev/null || fail "cycles run"
-for key in $(jq -r '[.. | objects | keys[]] | unique[]' j1 j2 j3 j4 | sort -u); do
+# With valgrind, a cache-simulated count's object too.
+: > j5
+if command -v valgrind >/dev/null 2>&1; then
+	"$TIMEIT" --json j5 --count-instructions=valgrind-cache "$AUX" exit 0 2>/dev/null ||
+		fail "valgrind-cache run"
+	jq -e '.valgrind.caches.LL.size' j5 > /dev/null || fail "no cache geometry in j5"
+fi
+for key in $(jq -r '[.. | objects | keys[]] | unique[]' j1 j2 j3 j4 j5 | sort -u); do
 	documented "$key" || fail "timeit.1 does not document the JSON key $key"
 done
 exit 0

@@ -136,7 +136,7 @@ void ti_options_usage(FILE *f)
 
 		snprintf(left, sizeof left, "%s%s%s%s", o->shortname ? o->shortname : "    ",
 			 o->shortname ? ", " : "", o->longname, arg);
-		fprintf(f, "  %-32s %s\n", left, o->help);
+		fprintf(f, "  %-33s %s\n", left, o->help);
 	}
 	fprintf(f, "\nExit status: the command's; 128+S when killed by signal S; 137 on timeout\n"
 		   "or interrupt; 127/126 when it cannot be run; 66 when timeit itself fails;\n"
