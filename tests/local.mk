@@ -108,6 +108,9 @@ EXTRA_DIST += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-arg
 	tests/test-suite-perf.sh
 # LNT: names, metrics and make submit against a stand-in submitRun.
 TESTS += tests/test-suite-lnt.sh
+# Issue 15: COUNT_INSTRUCTIONS=valgrind-cache in the suite's reports.
+TESTS += tests/test-suite-cache.sh
+EXTRA_DIST += tests/test-suite-cache.sh
 EXTRA_DIST += tests/test-suite-lnt.sh tests/lnt-server.py tests/lnt/nts-schema.txt \
 	tests/lnt/lit-names.txt
 

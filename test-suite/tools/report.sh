@@ -49,6 +49,36 @@ code_size() {
 	"${SIZE_TOOL:-size}" -A "$1" 2> /dev/null | awk '$1 == ".text" { print $2; exit }'
 }
 
+# valgrind_counts FILE: the --count-instructions lines of summary FILE,
+# "INSTRUCTIONS/I1/D1/LL/EST" (each empty when the line is missing:
+# valgrind counts no misses, a failed count has no line).
+valgrind_counts() {
+	[ -f "$1" ] || return 0
+	awk '{ v[$1] = $2 }
+	END {
+		printf "%s/%s/%s/%s/%s", v["valgrind-instructions"], v["valgrind-i1-misses"],
+			v["valgrind-d1-misses"], v["valgrind-ll-misses"], v["valgrind-est-cycles"]
+	}' "$1"
+}
+
+# valgrind_config FILE: what FILE's cache counts depend on, as cachegrind's
+# options and timeit's weights ("--I1=S,A,L --D1=S,A,L --LL=S,A,L|10,200"),
+# or nothing without a cache-simulated count.
+valgrind_config() {
+	[ -f "$1" ] || return 0
+	awk '{ v[$1] = $2 }
+	END {
+		if (v["valgrind-est-cycles"] == "")
+			exit
+		for (i = 1; i <= 3; i++) {
+			l = substr("i1d1ll", 2 * i - 1, 2)
+			printf "%s--%s=%s,%s,%s", (i > 1 ? " " : ""), toupper(l), v["valgrind-" l "-size"],
+				v["valgrind-" l "-assoc"], v["valgrind-" l "-line"]
+		}
+		printf "|%s,%s", v["valgrind-weight-l1"], v["valgrind-weight-ll"]
+	}' "$1"
+}
+
 rows=$out/report.rows
 : > "$rows"
 for path in "$@"; do
@@ -82,10 +112,11 @@ for path in "$@"; do
 		status=$(sed 1q "$out/Output/$name.$i.status" 2>/dev/null || echo "fail not run")
 		t=$results/$name.$i.time
 		[ -f "$t" ] || t=$t.wrong-output
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$path" "$i" "$status" \
-			"$(value exit "$t" || true)" "$(value user "$t" || true)" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$path" "$i" \
+			"$status" "$(value exit "$t" || true)" "$(value user "$t" || true)" \
 			"$(value real "$t" || true)" "$(value sys "$t" || true)" \
-			"$build" "$ctime" "$hash" "$(value maxrss "$t" || true)" "$size" >> "$rows"
+			"$build" "$ctime" "$hash" "$(value maxrss "$t" || true)" "$size" \
+			"$(valgrind_counts "$t")" "$(valgrind_config "$t")" >> "$rows"
 		i=$((i + 1))
 	done
 done
@@ -148,15 +179,35 @@ function kv(k, v, last) {
 		csize[$1] = $12
 	}
 	total[$1]++
+	# $13: the valgrind counts (vgm[] order), $14: the caches and weights.
+	nv = split($13, vg, "/")
+	cfg[1] = cfg[2] = ""
+	if ($14 != "") {
+		split($14, cfg, "|")
+		if (vgcaches == "")
+			vgcaches = cfg[1]
+		else if (vgcaches != cfg[1])
+			vgcaches = "mixed"
+		if (vgweights == "")
+			vgweights = cfg[2]
+		else if (vgweights != cfg[2])
+			vgweights = "mixed"
+	}
 	if ($3 == "pass") {
 		passed[$1]++
 		times[$1] = times[$1] (times[$1] == "" ? "" : ", ") $5
 		if ($11 != "")
 			mem[$1] = mem[$1] (mem[$1] == "" ? "" : ", ") $11
+		for (m = 1; m <= nv; m++)
+			if (vg[m] != "")
+				vgv[$1, m] = vgv[$1, m] (vgv[$1, m] == "" ? "" : ", ") vg[m]
 	} else if (!($1 in why)) {
 		why[$1] = $3
 	}
-	print c($1) "," $2 "," c($3) "," $4 "," $5 "," $6 "," $7 "," $9 "," $10 "," $11 "," $12 > csv
+	line = c($1) "," $2 "," c($3) "," $4 "," $5 "," $6 "," $7 "," $9 "," $10 "," $11 "," $12
+	for (m = 1; m <= 5; m++)
+		line = line "," (m <= nv ? vg[m] : "")
+	print line "," c(cfg[1]) "," c(cfg[2]) > csv
 }
 BEGIN {
 	quiet = ENVIRON["R_QUIET"] + 0; json = ENVIRON["R_JSON"]; csv = ENVIRON["R_CSV"]
@@ -167,7 +218,11 @@ BEGIN {
 	ldflags = ENVIRON["R_LDFLAGS"]; timeit = ENVIRON["R_TIMEIT"]
 	tversion = ENVIRON["R_TVERSION"]; tflags = ENVIRON["R_TFLAGS"]
 	samples = ENVIRON["R_SAMPLES"]; size = ENVIRON["R_SIZE"]; shard = ENVIRON["R_SHARD"]
-	print "name,sample,status,exit,user,real,sys,compile_time,hash,maxrss,code_size" > csv
+	# --count-instructions: summary key and metric name of each count.
+	nvgm = split("instructions i1_misses d1_misses ll_misses est_cycles", vgm, " ")
+	print "name,sample,status,exit,user,real,sys,compile_time,hash,maxrss,code_size," \
+		"valgrind_instructions,valgrind_i1_misses,valgrind_d1_misses,valgrind_ll_misses," \
+		"valgrind_est_cycles,valgrind_caches,valgrind_cost_weights" > csv
 }
 END {
 	printf "{\n  \"format_version\": \"2\",\n  \"machine\": {\n" > json
@@ -178,7 +233,12 @@ END {
 	kv("cc", cc, 0); kv("cc_version", ccv, 0); kv("cflags", cflags, 0)
 	kv("cppflags", cppflags, 0); kv("ldflags", ldflags, 0); kv("timeit", timeit, 0)
 	kv("timeit_version", tversion, 0); kv("timeit_flags", tflags, 0)
-	kv("samples", samples, 0); kv("size", size, 0); kv("shard", shard, 1)
+	kv("samples", samples, 0); kv("size", size, 0); kv("shard", shard, vgcaches == "")
+	# What the valgrind_*misses and valgrind_est_cycles of every test depend
+	# on: two runs compare only when both are the same.
+	if (vgcaches != "") {
+		kv("valgrind_caches", vgcaches, 0); kv("valgrind_cost_weights", vgweights, 1)
+	}
 	printf "  },\n" > json
 	printf "  \"tests\": [" > json
 	for (k = 1; k <= n; k++) {
@@ -201,6 +261,11 @@ END {
 			printf ",\n      \"mem_bytes\": [%s]", mem[b] > json
 		if (csize[b] != "")
 			printf ",\n      \"code_size\": %s", csize[b] > json
+		# --count-instructions: one value per passing sample, as
+		# execution_time (exact counts: the same on every sample).
+		for (m = 1; m <= nvgm; m++)
+			if (vgv[b, m] != "")
+				printf ",\n      \"valgrind_%s\": [%s]", vgm[m], vgv[b, m] > json
 		if (hash[b] != "")
 			printf ",\n      \"hash\": %s", q(hash[b]) > json
 		printf "\n    }" > json
