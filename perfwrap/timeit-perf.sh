@@ -252,6 +252,12 @@ if [ "$use_perf" = 0 ]; then
 fi
 
 t=$(mktemp -d "${TMPDIR:-/tmp}/timeit-perf.XXXXXX") || die "cannot create a temporary directory"
+# The setup shell writes into $t after its cd to --chdir: a relative
+# TMPDIR would name another directory there, or none.
+case $t in
+/*) ;;
+*) t=$(pwd -P)/$t || die "cannot find the current directory" ;;
+esac
 sum_tmp=
 trap 'rm -rf "$t"; [ -z "$sum_tmp" ] || rm -f "$sum_tmp"' EXIT
 

@@ -112,6 +112,19 @@ expect_status 0 env PATH=".:$PATH" "$TIMEIT" --summary s --chdir sub \
 ran || fail "valgrind from PATH=. with --chdir sub did not run: $(cat err)"
 rm valgrind
 
+# A sibling: timeit-perf's scratch directory, under a relative TMPDIR, is
+# written after the --chdir too (the exec error of a missing command).
+PERFWRAP=$top_builddir/perfwrap/timeit-perf
+if [ -x "$PERFWRAP" ]; then
+	mkdir rt
+	expect_status 127 env TMPDIR=rt "$PERFWRAP" --fallback --chdir sub --summary ps \
+		./no-such-command 2>err
+	grep -q "^timeit-perf: execv: ./no-such-command: No such file or directory\$" err ||
+		fail "timeit-perf with TMPDIR=rt and --chdir: $(cat err)"
+	[ "$(summary_value ps exit)" = 127 ] || fail "timeit-perf summary: $(cat ps)"
+	rmdir rt || fail "timeit-perf left files in TMPDIR: $(ls -R rt)"
+fi
+
 # 5. A valgrind that cannot run the command: a warning, and the summary the
 # measured run alone would have written (the same keys, its status).
 reset
