@@ -25,6 +25,21 @@ struct ti_measure_opts {
  * F->what is the event's name, F->err its errno (0: never scheduled). */
 #define TI_MEASURE_EVENT (-2)
 
+/* F->err of TI_MEASURE_EVENT when the event was lost at a privilege-
+ * changing exec (R->counters_lost); not an errno. */
+#define TI_MEASURE_LOST (-1)
+
+/* Counters lost: below this fraction of the rusage CPU time seen by the
+ * counters, and at least TI_LOST_MIN_NS short of it (ti_record_check_lost). */
+#define TI_LOST_SEEN_MAX 0.75
+#define TI_LOST_MIN_NS 10000000
+
+/* Decide whether R's perf counters were detached from the command's tree
+ * at a privilege-changing exec; if so every perf counter of R is marked
+ * lost and not counted, so that the times come from rusage.  Sets
+ * R->counters_seen and R->counters_lost; returns R->counters_lost. */
+bool ti_record_check_lost(struct ti_record *r);
+
 /* Run PLAN once and measure it into R.  Returns 0 (R says how the child
  * ended), -1 with F filled in when nothing could be run (a redirect
  * could not be opened, fork failed), or TI_MEASURE_EVENT. */

@@ -48,6 +48,8 @@ struct ti_count {
 	bool counted;		/* opened and running > 0 */
 	bool user_only;		/* reopened with exclude_kernel after EACCES/EPERM */
 	bool from_rusage;	/* not a perf counter: value taken from wait4's rusage */
+	bool lost;		/* opened, but detached from the tree at a privilege-
+				 * changing exec (ti_record_check_lost): not counted */
 	uint64_t value, enabled, running;
 	double scaled;
 };
@@ -85,6 +87,11 @@ struct ti_record {
 	size_t ncounts;
 	struct ti_count counts[TI_MAX_EVENTS];
 	int counters_err;		/* why no counter opened (errno), or 0 */
+	/* The CPU time the perf counters saw, as a fraction of rusage's
+	 * user + sys for the same processes (-1: no counter opened, or the
+	 * command never ran), and whether that says they were lost. */
+	double counters_seen;
+	bool counters_lost;
 };
 
 /* The counter named NAME if it was counted, else NULL. */

@@ -292,6 +292,8 @@ void ti_json_record(struct ti_json *j, const char *key, const struct ti_record *
 					       k->enabled ? (double)k->running / (double)k->enabled : 1.0);
 			}
 			ti_json_bool(j, "user_only", k->user_only);
+			if (k->lost)
+				ti_json_bool(j, "lost", true);
 		}
 		if (k->err)
 			ti_json_string(j, "skipped", strerror(k->err));
@@ -300,6 +302,10 @@ void ti_json_record(struct ti_json *j, const char *key, const struct ti_record *
 	ti_json_end(j, ']');
 	if (r->counters_err)
 		ti_json_string(j, "counters_error", strerror(r->counters_err));
+	if (r->counters_seen >= 0) {
+		ti_json_double(j, "counters_seen", r->counters_seen);
+		ti_json_bool(j, "counters_lost", r->counters_lost);
+	}
 
 	ti_json_object(j, "tsc");
 	ti_json_string(j, "kind", r->tsc_kind);

@@ -691,20 +691,6 @@ exec) echo "$prog: execv: $rest" >&2 ;;
 setup) echo "$prog: $what $rest" >&2 ;;
 esac
 
-# perf's notes about events, as timeit's note_counters().
-if [ "$use_perf" = 1 ] && [ "$o_quiet" = 0 ] && { [ "$o_verbose" = 1 ] || [ "$o_events_set" = 1 ]; }; then
-	awk -F, -v prog="$prog" -v evlist="$o_events" '
-	/^#/ || NF < 3 { next }
-	$3 ~ /:u$/ && index(evlist, $3) == 0 { sub(/:u$/, "", $3) }
-	$3 == "duration_time" || $3 == "user_time" || $3 == "system_time" { next }
-	$1 == "<not supported>" { printf "%s: note: event %s skipped: not supported\n", prog, $3 }
-	$1 == "<not counted>" { printf "%s: note: event %s was never scheduled (not counted)\n", prog, $3 }
-	' "$t/csv" >&2
-fi
-if [ "$o_verbose" = 1 ] && [ -s "$t/perf.err" ]; then
-	sed "s/^/$prog: perf: /" "$t/perf.err" >&2
-fi
-
 status_out=$status
 if [ "$o_append" = 1 ]; then
 	if printf 'exit %d\n' "$status" 2>/dev/null >>"$o_stdout"; then
@@ -730,7 +716,7 @@ fi
 # three come from GNU time (%e %U %S, 10 ms).  maxrss: GNU time's %M (KiB).
 [ -f "$t/csv" ] || : >"$t/csv"
 LC_ALL=C awk -F, -v status="$status" -v end="$end" -v tl="$time_line" -v evlist="$o_events" \
-	-v maxrss="$o_maxrss" -v posix="$o_posix" -v summary="$o_summary_set" '
+	-v maxrss="$o_maxrss" -v posix="$o_posix" -v summary="$o_summary_set" -v lostfile="$t/lost" '
 function key(n,   i) {
 	for (i = 1; i <= 5; i++)
 		if (index(n, reserved[i]) == 1)
@@ -753,6 +739,14 @@ $3 ~ /:u$/ && index(evlist, $3) == 0 { sub(/:u$/, "", $3) }
 $3 == "duration_time" { if ($1 ~ /^[0-9]/) real = $1 / 1e9; else real = 0; next }
 $3 == "user_time" { if ($1 ~ /^[0-9]/) ut = $1 / 1e9; else ut = 0; next }
 $3 == "system_time" { if ($1 ~ /^[0-9]/) st = $1 / 1e9; else st = 0; next }
+# The CPU time the counters saw: the enabled time of an event (run time,
+# field 4, over the fraction it ran) grows only while a process carrying
+# it runs (lib/measure.c ti_record_check_lost).
+$1 != "<not supported>" && $4 ~ /^[0-9]/ {
+	en = ($5 + 0 > 0) ? $4 / ($5 / 100) : $4
+	if (seen == "" || en > seen)
+		seen = en
+}
 {
 	if ($1 !~ /^[0-9]/)
 		next
@@ -770,6 +764,18 @@ END {
 		if (ut == "") ut = tf[2]
 		if (st == "") st = tf[3]
 		rss = tf[4] * 1024
+	}
+	# Counters detached at a privilege-changing exec (setuid, setgid, file
+	# capabilities, an unreadable executable) saw less than 3/4 of the
+	# CPU time rusage reports (perf reads it with wait4): none of them is
+	# reported, user is the rusage time (timeit(1), MEASUREMENT; as
+	# lib/measure.c does).
+	cpu = ut + st
+	if (end != "exec" && end != "setup" && seen != "" && cpu > 0 &&
+	    seen / 1e9 < 0.75 * cpu && cpu - seen / 1e9 >= 0.01) {
+		printf "%.1f\n", 100 * seen / 1e9 / cpu > lostfile
+		ne = 0
+		tc = ""
 	}
 	user = (tc != "") ? tc : ut
 	if (summary) {
@@ -800,6 +806,22 @@ END {
 		printf "\n"
 	}
 }' "$t/csv" >"$t/summary"
+
+# perf's notes about events, as timeit's note_counters().
+if [ -s "$t/lost" ]; then
+	note "perf counters lost at a privilege-changing exec (setuid, setgid, file capabilities or an unreadable executable; they saw $(cat "$t/lost")% of the CPU time): times from rusage"
+elif [ "$use_perf" = 1 ] && [ "$o_quiet" = 0 ] && { [ "$o_verbose" = 1 ] || [ "$o_events_set" = 1 ]; }; then
+	awk -F, -v prog="$prog" -v evlist="$o_events" '
+	/^#/ || NF < 3 { next }
+	$3 ~ /:u$/ && index(evlist, $3) == 0 { sub(/:u$/, "", $3) }
+	$3 == "duration_time" || $3 == "user_time" || $3 == "system_time" { next }
+	$1 == "<not supported>" { printf "%s: note: event %s skipped: not supported\n", prog, $3 }
+	$1 == "<not counted>" { printf "%s: note: event %s was never scheduled (not counted)\n", prog, $3 }
+	' "$t/csv" >&2
+fi
+if [ "$o_verbose" = 1 ] && [ -s "$t/perf.err" ]; then
+	sed "s/^/$prog: perf: /" "$t/perf.err" >&2
+fi
 
 if [ "$o_summary_set" = 0 ]; then
 	cat "$t/summary" >&2

@@ -42,6 +42,11 @@ EXTRA_DIST += tests/man.sh
 TESTS += tests/strict-test tests/pfm-test
 check_PROGRAMS += tests/strict-test tests/pfm-test
 tests_strict_test_SOURCES = tests/strict-test.c tests/fakeperf.c tests/fakeperf.h
+# Issue 14: counters lost at a privilege-changing exec (decision, seam, real).
+TESTS += tests/lost-test tests/counters-lost.sh
+check_PROGRAMS += tests/lost-test
+tests_lost_test_SOURCES = tests/lost-test.c tests/fakeperf.c tests/fakeperf.h
+EXTRA_DIST += tests/counters-lost.sh
 TESTS += tests/events.sh
 EXTRA_DIST += tests/events.sh
 

@@ -60,7 +60,7 @@ static void note_counters(const struct ti_options *c, const struct ti_record *r,
 		if (k->err && (c->verbose || user_events))
 			fprintf(stderr, "timeit: note: event %s skipped: %s\n", k->name,
 				strerror(k->err));
-		else if (k->opened && !k->counted && (c->verbose || user_events) &&
+		else if (k->opened && !k->counted && !k->lost && (c->verbose || user_events) &&
 			 r->end != TI_END_EXEC_FAILED && r->end != TI_END_SETUP_FAILED)
 			fprintf(stderr, "timeit: note: event %s was never scheduled (not counted)\n",
 				k->name);
@@ -70,6 +70,12 @@ static void note_counters(const struct ti_options *c, const struct ti_record *r,
 					"(multiplexed); its value is scaled\n", k->name,
 				100.0 * (double)k->running / (double)k->enabled);
 	}
+	/* A fallback, so never silent (but for -q). */
+	if (r->counters_lost)
+		fprintf(stderr, "timeit: note: perf counters lost at a privilege-changing exec "
+				"(setuid, setgid, file capabilities or an unreadable executable; "
+				"they saw %.1f%% of the CPU time): times from rusage\n",
+			100.0 * r->counters_seen);
 	if (r->ncounts && r->counters_err) {
 		int e = r->counters_err;
 		if (e == EACCES || e == EPERM)
@@ -515,7 +521,8 @@ int main(int argc, char **argv)
 	if (rc < 0) {
 		if (rc == TI_MEASURE_EVENT)
 			fprintf(stderr, "timeit: --strict-events: event %s: %s\n", f.what,
-				f.err ? strerror(f.err) : "never scheduled (not counted)");
+				f.err == TI_MEASURE_LOST ? "lost at a privilege-changing exec"
+				: f.err ? strerror(f.err) : "never scheduled (not counted)");
 		else if (f.what && path_option(&c, f.what))
 			fprintf(stderr, "timeit: %s: %s: %s\n", path_option(&c, f.what),
 				f.what, strerror(f.err));
