@@ -16,6 +16,85 @@
 
 #include "outfile.h"
 
+/* The temporary file's directory is only ever searched (unlinkat). */
+#ifndef O_PATH
+#define O_PATH O_RDONLY
+#endif
+
+/* The temporary file beside the target: a fixed name, so that a target
+ * name of up to NAME_MAX bytes still works. */
+static const char tmpl[] = ".timeit.tmp.XXXXXX";
+
+/* In a sticky directory (mode 1777, /tmp) only the owner of a file or of
+ * the directory, or a process with CAP_FOWNER (root here), may replace the
+ * file (rename(2), EPERM).  DIR is the directory's path, ST the file's. */
+static bool sticky_refuses(const char *dir, const struct stat *st)
+{
+	struct stat d;
+	uid_t me = geteuid();
+
+	return me != 0 && st->st_uid != me && stat(dir, &d) == 0 && (d.st_mode & S_ISVTX) &&
+	       d.st_uid != me;
+}
+
+/* Rewrite the existing target in place (not atomic): open it now, so that
+ * a file that cannot be written fails before the run. */
+static int open_inplace(struct ti_outfile *of)
+{
+	of->fd = open(of->target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (of->fd < 0)
+		return -errno;
+	of->inplace = true;
+	return 0;
+}
+
+/* Create the temporary file from OF->tmp's template (its last six bytes
+ * become XXXXXX again), with OF->mode, and remember which file it is. */
+static int make_tmp(struct ti_outfile *of)
+{
+	struct stat st;
+	size_t n = strlen(of->tmp);
+
+	memcpy(of->tmp + n - 6, "XXXXXX", 6);
+	of->fd = mkostemp(of->tmp, O_CLOEXEC);
+	if (of->fd < 0)
+		return -errno;
+	/* mkstemp makes 0600. */
+	if (fchmod(of->fd, of->mode) < 0 || fstat(of->fd, &st) < 0) {
+		int err = errno;
+		close(of->fd);
+		of->fd = -1;
+		unlink(of->tmp);
+		return -err;
+	}
+	of->tmp_dev = st.st_dev;
+	of->tmp_ino = st.st_ino;
+	return 0;
+}
+
+/* Whether the temporary file is still at its path. */
+static bool tmp_in_place(const struct ti_outfile *of)
+{
+	struct stat st;
+
+	return stat(of->tmp, &st) == 0 && st.st_dev == of->tmp_dev && st.st_ino == of->tmp_ino;
+}
+
+/* Remove the temporary file: at its path, or, when the command moved its
+ * directory, where the directory is now. */
+static void remove_tmp(struct ti_outfile *of)
+{
+	struct stat st;
+	const char *base = strrchr(of->tmp, '/');
+
+	base = base ? base + 1 : of->tmp;
+	if (tmp_in_place(of))
+		unlink(of->tmp);
+	else if (of->dirfd >= 0 && fstatat(of->dirfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		 st.st_dev == of->tmp_dev && st.st_ino == of->tmp_ino)
+		unlinkat(of->dirfd, base, 0);
+}
+
 /* Whether the symlink LINK lives on procfs (/proc/self/fd/N, reached also
  * through /dev/stdout or /dev/fd/N).  Such a "magic link" names an open file
  * rather than a path: its text ("pipe:[123]", or a file the shell opened
@@ -42,7 +121,7 @@ static bool on_procfs(const char *link)
 /* Resolve a chain of symlinks at PATH, so the file behind it is replaced
  * and the link kept.  A dangling link resolves to its (relative) target.
  * A link on procfs stops the walk: *MAGIC is set and that link returned. */
-static char *resolve_links(const char *path, bool *magic)
+char *ti_outfile_resolve(const char *path, bool *magic)
 {
 	char *cur = strdup(path);
 
@@ -95,12 +174,13 @@ int ti_outfile_prepare(struct ti_outfile *of, const char *path)
 	memset(of, 0, sizeof *of);
 	of->fd = -1;
 	of->fdnum = -1;
+	of->dirfd = -1;
 	/* An empty path names no file (open(2) gives ENOENT); the temporary
 	 * file would still be created, in ".", and only the rename at the end,
 	 * after the command has run, would fail. */
 	if (path[0] == '\0')
 		return -ENOENT;
-	of->target = resolve_links(path, &magic);
+	of->target = ti_outfile_resolve(path, &magic);
 	if (!of->target)
 		return -(errno ? errno : ENOMEM);
 	if (magic || (stat(of->target, &st) == 0 && !S_ISREG(st.st_mode))) {
@@ -134,45 +214,47 @@ int ti_outfile_prepare(struct ti_outfile *of, const char *path)
 
 	/* The temporary name does not grow with the target's: a target name
 	 * of up to NAME_MAX bytes must still work. */
-	static const char tmpl[] = ".timeit.tmp.XXXXXX";
 	const char *slash = strrchr(of->target, '/');
 	size_t dlen = slash ? (size_t)(slash - of->target) + 1 : 0;
 	size_t need = dlen + sizeof tmpl;
+	bool exists = stat(of->target, &st) == 0;
 
 	of->tmp = malloc(need);
 	if (!of->tmp) {
 		err = ENOMEM;
 		goto fail;
 	}
+	/* The directory alone: "dir/", or "." for a bare name. */
+	snprintf(of->tmp, need, "%.*s", dlen ? (int)dlen : 1, dlen ? of->target : ".");
+	if (exists && sticky_refuses(of->tmp, &st)) {
+		/* Decided now, not found when the rename fails after the run. */
+		free(of->tmp);
+		of->tmp = NULL;
+		if ((err = -open_inplace(of)) != 0)
+			goto fail;
+		return 0;
+	}
+	/* Held to remove the temporary file from wherever its directory is at
+	 * the end (the command may move it); without it only the path is
+	 * tried. */
+	of->dirfd = open(of->tmp, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	snprintf(of->tmp, need, "%.*s%s", (int)dlen, of->target, tmpl);
-	of->fd = mkostemp(of->tmp, O_CLOEXEC);
-	if (of->fd < 0) {
-		err = errno;
+	/* A result file gets the usual 0666 & ~umask, or the mode of the file
+	 * it replaces. */
+	if (exists) {
+		of->mode = st.st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+		umask(mask);
+		of->mode = 0666 & ~mask;
+	}
+	if ((err = -make_tmp(of)) != 0) {
 		free(of->tmp);
 		of->tmp = NULL;
 		/* No file can be created there, but the target may exist and
 		 * be writable: rewrite it in place. */
-		if (err == EACCES || err == EPERM) {
-			of->fd = open(of->target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-			if (of->fd >= 0) {
-				of->inplace = true;
-				return 0;
-			}
-		}
-		goto fail;
-	}
-	/* mkstemp makes 0600; a result file gets the usual 0666 & ~umask, or
-	 * the mode of the file it replaces. */
-	mode_t mode;
-	if (stat(of->target, &st) == 0) {
-		mode = st.st_mode & 07777;
-	} else {
-		mode_t mask = umask(0);
-		umask(mask);
-		mode = 0666 & ~mask;
-	}
-	if (fchmod(of->fd, mode) < 0) {
-		err = errno;
+		if ((err == EACCES || err == EPERM) && open_inplace(of) == 0)
+			return 0;
 		goto fail;
 	}
 	return 0;
@@ -196,8 +278,19 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/* Write DATA over FD's file from its start and cut what is left after. */
+static int rewrite(int fd, const char *data, size_t len)
+{
+	int rc = lseek(fd, 0, SEEK_SET) < 0 ? -errno : write_all(fd, data, len);
+
+	if (rc == 0 && ftruncate(fd, (off_t)len) < 0)
+		rc = -errno;
+	return rc;
+}
+
 int ti_outfile_commit(struct ti_outfile *of, const char *data, size_t len)
 {
+	struct stat st;
 	int rc;
 
 	if (of->direct && of->fdnum >= 0) {
@@ -215,28 +308,114 @@ int ti_outfile_commit(struct ti_outfile *of, const char *data, size_t len)
 		ti_outfile_abort(of);
 		return rc;
 	}
-	rc = write_all(of->fd, data, len);
-	/* In place: the old contents past the new end go. */
-	if (rc == 0 && of->inplace && ftruncate(of->fd, (off_t)len) < 0)
-		rc = -errno;
-	if (close(of->fd) < 0 && rc == 0)
-		rc = -errno;
-	of->fd = -1;
 	if (of->inplace) {
+		/* The command removed the file it was given (its directory
+		 * stays unwritable, or sticky): the one at the path now. */
+		if (fstat(of->fd, &st) == 0 && st.st_nlink == 0) {
+			close(of->fd);
+			of->fd = open(of->target, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+			if (of->fd < 0) {
+				rc = -errno;
+				ti_outfile_abort(of);
+				return rc;
+			}
+		}
+		rc = rewrite(of->fd, data, len);
+		if (close(of->fd) < 0 && rc == 0)
+			rc = -errno;
+		of->fd = -1;
 		ti_outfile_abort(of);
 		return rc;
 	}
-	if (rc == 0 && rename(of->tmp, of->target) < 0)
+	/* The command removed or moved the temporary file or its directory
+	 * (make clean, rm -rf of a build directory it then recreates): the
+	 * result goes where its path leads now, from a new temporary file;
+	 * the old one goes from wherever it is. */
+	if (!tmp_in_place(of)) {
+		close(of->fd);
+		of->fd = -1;
+		remove_tmp(of);
+		if ((rc = make_tmp(of)) < 0) {
+			free(of->tmp);
+			of->tmp = NULL;
+			ti_outfile_abort(of);
+			return rc;
+		}
+	}
+	rc = write_all(of->fd, data, len);
+	if (close(of->fd) < 0 && rc == 0)
 		rc = -errno;
+	of->fd = -1;
+	if (rc == 0 && rename(of->tmp, of->target) < 0) {
+		rc = -errno;
+		/* A sticky directory that prepare could not foresee (root
+		 * without CAP_FOWNER): the existing file, in place. */
+		if ((rc == -EPERM || rc == -EACCES) && stat(of->target, &st) == 0 &&
+		    S_ISREG(st.st_mode)) {
+			int fd = open(of->target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+			if (fd >= 0) {
+				rc = rewrite(fd, data, len);
+				if (close(fd) < 0 && rc == 0)
+					rc = -errno;
+			}
+		}
+		ti_outfile_abort(of);
+		return rc;
+	}
 	if (rc < 0) {
 		ti_outfile_abort(of);
 		return rc;
 	}
 	free(of->tmp);
 	of->tmp = NULL;
-	free(of->target);
-	of->target = NULL;
+	ti_outfile_abort(of);
 	return 0;
+}
+
+/* PATH, which does not exist, as "real directory/name" after following
+ * its symlinks (a dangling one leads to its target); NULL when its
+ * directory does not exist either. */
+static char *where(const char *path)
+{
+	bool magic;
+	char *to = ti_outfile_resolve(path, &magic);
+	const char *name, *slash;
+	char *dir, *real = NULL, *out = NULL;
+
+	if (!to)
+		return NULL;
+	slash = strrchr(to, '/');
+	name = slash ? slash + 1 : to;
+	dir = slash ? strndup(to, (size_t)(slash - to) + 1) : strdup(".");
+	if (dir)
+		real = realpath(dir, NULL);
+	if (real) {
+		size_t n = strlen(real) + strlen(name) + 2;
+		out = malloc(n);
+		if (out)
+			snprintf(out, n, "%s/%s", real, name);
+	}
+	free(dir);
+	free(real);
+	free(to);
+	return out;
+}
+
+bool ti_outfile_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0, same;
+	char *wa, *wb;
+
+	if (ea || eb)
+		return ea && eb && S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev &&
+		       sa.st_ino == sb.st_ino;
+	wa = where(a);
+	wb = where(b);
+	same = wa && wb ? strcmp(wa, wb) == 0 : strcmp(a, b) == 0;
+	free(wa);
+	free(wb);
+	return same;
 }
 
 void ti_outfile_abort(struct ti_outfile *of)
@@ -245,9 +424,12 @@ void ti_outfile_abort(struct ti_outfile *of)
 		close(of->fd);
 	of->fd = -1;
 	if (of->tmp)
-		unlink(of->tmp);
+		remove_tmp(of);
 	free(of->tmp);
 	of->tmp = NULL;
 	free(of->target);
 	of->target = NULL;
+	if (of->dirfd >= 0)
+		close(of->dirfd);
+	of->dirfd = -1;
 }

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "outfile.h"
 #include "spawn.h"
 
 /* Messages on the child's status pipe (close-on-exec: at exec it closes):
@@ -191,11 +192,60 @@ static int truncate_output(int fd)
 	return ftruncate(fd, 0);
 }
 
-static int open_redirects(const struct ti_plan *plan, int redir[3], struct ti_failure *f)
+/* Open the output file PATH for writing without truncating it (that is
+ * done once every redirect has opened).  A file that did not exist is
+ * created and its path left in *CREATED (malloc'd), so that a later
+ * failure can remove it again: a failing redirect leaves no file behind.
+ * A dangling symlink is followed to the file it names, which is created
+ * there (O_EXCL never follows a link). */
+static int open_output(const char *path, char **created)
 {
-	const int wflags = O_WRONLY | O_CREAT | O_CLOEXEC;
+	const int flags = O_WRONLY | O_CLOEXEC | O_NOCTTY;
+	int fd = open(path, flags), err;
+	char *to;
+	bool magic;
 
+	*created = NULL;
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	to = ti_outfile_resolve(path, &magic);
+	if (!to)
+		return -1;
+	fd = magic ? -1 : open(to, flags | O_CREAT | O_EXCL, 0666);
+	if (fd >= 0) {
+		*created = to;
+		return fd;
+	}
+	err = errno;
+	free(to);
+	if (!magic && err != EEXIST) {
+		errno = err;
+		return -1;
+	}
+	/* Created meanwhile by another process: not ours to remove. */
+	return open(path, flags | O_CREAT, 0666);
+}
+
+/* Undo the redirects of a run that will not start: close them, and remove
+ * the files they created. */
+static void undo_redirects(int redir[3], char *created[3])
+{
+	for (int i = 0; i < 3; i++) {
+		if (redir[i] >= 0)
+			close(redir[i]);
+		redir[i] = -1;
+		if (created[i])
+			unlink(created[i]);
+		free(created[i]);
+		created[i] = NULL;
+	}
+}
+
+static int open_redirects(const struct ti_plan *plan, int redir[3], char *created[3],
+			  struct ti_failure *f)
+{
 	redir[0] = redir[1] = redir[2] = -1;
+	created[0] = created[1] = created[2] = NULL;
 	if (plan->redirect_input) {
 		redir[0] = open(plan->redirect_input, O_RDONLY | O_CLOEXEC);
 		if (redir[0] < 0) {
@@ -204,7 +254,7 @@ static int open_redirects(const struct ti_plan *plan, int redir[3], struct ti_fa
 		}
 	}
 	if (plan->redirect_stdout) {
-		redir[1] = open(plan->redirect_stdout, wflags, 0666);
+		redir[1] = open_output(plan->redirect_stdout, &created[1]);
 		if (redir[1] < 0) {
 			f->what = plan->redirect_stdout;
 			goto fail;
@@ -214,14 +264,10 @@ static int open_redirects(const struct ti_plan *plan, int redir[3], struct ti_fa
 		/* Both streams to one path share one fd, so their writes
 		 * interleave instead of overwriting each other. */
 		if (redir[1] >= 0 && strcmp(plan->redirect_stderr, plan->redirect_stdout) == 0)
-			redir[2] = dup(redir[1]);
+			redir[2] = fcntl(redir[1], F_DUPFD_CLOEXEC, 0);
 		else
-			redir[2] = open(plan->redirect_stderr, wflags, 0666);
+			redir[2] = open_output(plan->redirect_stderr, &created[2]);
 		if (redir[2] < 0) {
-			f->what = plan->redirect_stderr;
-			goto fail;
-		}
-		if (fcntl(redir[2], F_SETFD, FD_CLOEXEC) < 0) {
 			f->what = plan->redirect_stderr;
 			goto fail;
 		}
@@ -239,6 +285,11 @@ static int open_redirects(const struct ti_plan *plan, int redir[3], struct ti_fa
 			}
 			close(redir[2]);
 			redir[2] = shared;
+			/* One file, created once: removed once. */
+			if (!created[1]) {
+				created[1] = created[2];
+				created[2] = NULL;
+			}
 		}
 	}
 	if (truncate_output(redir[1]) < 0) {
@@ -252,8 +303,7 @@ static int open_redirects(const struct ti_plan *plan, int redir[3], struct ti_fa
 	return 0;
 fail:
 	f->err = errno;
-	for (int i = 0; i < 3; i++)
-		close_fd(&redir[i]);
+	undo_redirects(redir, created);
 	return -1;
 }
 
@@ -383,7 +433,8 @@ const char ti_spawn_stopped[] = "stop signal";
  * the fork).  Either ends the wait with EINTR (the handlers do not ask for
  * restarts) and the run with F->what ti_spawn_timed_out or
  * ti_spawn_stopped. */
-static int open_redirects_waiting(const struct ti_plan *plan, int redir[3], struct ti_failure *f)
+static int open_redirects_waiting(const struct ti_plan *plan, int redir[3], char *created[3],
+				  struct ti_failure *f)
 {
 	static const struct itimerval off;
 	sigset_t wake, old;
@@ -396,7 +447,7 @@ static int open_redirects_waiting(const struct ti_plan *plan, int redir[3], stru
 	sigprocmask(SIG_UNBLOCK, &wake, &old);
 	if (plan->timeout_s)
 		arm_timeout(plan->timeout_s);
-	rc = open_redirects(plan, redir, f);
+	rc = open_redirects(plan, redir, created, f);
 	if (plan->timeout_s)
 		setitimer(ITIMER_REAL, &off, NULL);
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -410,6 +461,7 @@ static int open_redirects_waiting(const struct ti_plan *plan, int redir[3], stru
 int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
 		   struct ti_failure *f)
 {
+	char *created[3];
 	int st[2];
 
 	ch->pid = -1;
@@ -424,18 +476,19 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 	child_pgid = 0;
 	timed_out = 0;
 	install_handlers();
-	if (open_redirects_waiting(plan, ch->redir, f) < 0) {
+	if (open_redirects_waiting(plan, ch->redir, created, f) < 0) {
 		close_fd(&ch->dir);
 		return -1;
 	}
 	if (pipe2(st, O_CLOEXEC) < 0) {
 		f->what = "pipe";
 		f->err = errno;
-		for (int i = 0; i < 3; i++)
-			close_fd(&ch->redir[i]);
+		undo_redirects(ch->redir, created);
 		close_fd(&ch->dir);
 		return -1;
 	}
+	for (int i = 0; i < 3; i++)
+		free(created[i]);
 	ch->status_fd = st[0];
 	ch->status_wfd = st[1];
 	prepare_limits(plan, ch, r);

@@ -326,46 +326,45 @@ elif [ "$o_summary_set" = 1 ]; then
 		*) sum_dir=. ;;
 		esac
 		[ -n "$sum_dir" ] || sum_dir=/
+		# In a sticky directory (/tmp) another user's file cannot be
+		# replaced unless the directory is ours or we are root
+		# (rename(2), EPERM): it is rewritten in place, decided now.
+		me=$(id -u)
+		if [ -f "$sum_target" ] && [ "$me" != 0 ] && [ -k "$sum_dir" ] &&
+			[ "$(stat -c %u -- "$sum_target")" != "$me" ] &&
+			[ "$(stat -c %u -- "$sum_dir")" != "$me" ]; then
+			[ -w "$sum_target" ] || die "--summary: $o_summary: Permission denied" "$st_usage"
+			sum_direct=2
 		# A fixed temporary name: a summary name of NAME_MAX bytes must
-		# work (lib/outfile.c).
-		if ! sum_tmp=$(mktemp "$sum_dir/.timeit.tmp.XXXXXX" 2>/dev/null); then
-			sum_tmp=
-			# No file can be created there; an existing writable
-			# one is rewritten in place, as the reference does.
-			if [ -f "$sum_target" ] && [ -w "$sum_target" ]; then
-				sum_direct=2
-			else
-				die "--summary: $o_summary: $(errno_guess "$sum_dir/." w)" "$st_usage"
-			fi
-		# mktemp makes 0600; a result file gets 0666 & ~umask, or the
-		# mode of the file it replaces.
-		elif [ -e "$sum_target" ]; then
-			chmod --reference="$sum_target" "$sum_tmp" 2>/dev/null
+		# work (lib/outfile.c).  Created now to know that it can be, and
+		# again at the end: the command may remove or move the directory
+		# meanwhile (make clean), and the summary goes where its path
+		# leads then, as the reference's fopen at the end puts it.
+		elif probe=$(mktemp "$sum_dir/.timeit.tmp.XXXXXX" 2>/dev/null); then
+			rm -f "$probe"
+		# No file can be created there; an existing writable one is
+		# rewritten in place, as the reference does.
+		elif [ -f "$sum_target" ] && [ -w "$sum_target" ]; then
+			sum_direct=2
 		else
-			chmod "$(printf '%o' $((0666 & ~0$(umask))))" "$sum_tmp"
+			die "--summary: $o_summary: $(errno_guess "$sum_dir/." w)" "$st_usage"
 		fi
 	fi
 fi
 
 # ---- two of its files that are one: a usage error (timeit/timeit.c) ----
-# where PATH: PATH as "real directory/name", for a file not there yet.
-where() {
-	case $1 in */*) w_dir=${1%/*}/ ;; *) w_dir=./ ;; esac
-	if w_real=$(cd -P -- "$w_dir" 2>/dev/null && pwd -P); then
-		printf '%s/%s\n' "${w_real%/}" "${1##*/}"
-	else
-		printf '%s\n' "$1"
-	fi
-}
-# same_file A B: one regular file, or one place where neither exists yet;
-# devices and FIFOs may be named twice.
+# same_file A B: one regular file, or one place where neither exists yet
+# (lib/outfile.c ti_outfile_same): readlink -m follows every symlink,
+# dangling ones included, to the path open(2) would create.  Devices and
+# FIFOs may be named twice.
 same_file() {
 	if [ -e "$1" ] || [ -e "$2" ]; then
 		# -ef: not in POSIX, but in dash, bash, ksh and busybox.
 		# shellcheck disable=SC3013
 		[ -f "$1" ] && [ "$1" -ef "$2" ]
 	else
-		[ "$(where "$1")" = "$(where "$2")" ]
+		[ "$(readlink -m -- "$1" 2>/dev/null || echo "$1")" = \
+			"$(readlink -m -- "$2" 2>/dev/null || echo "$2")" ]
 	fi
 }
 # clash OPT1 SET1 PATH1 OPT2 SET2 PATH2 (the EXIT trap removes sum_tmp)
@@ -443,16 +442,31 @@ fi
 
 # ---- redirects: opened here, before anything runs, as timeit does ----
 # fds 3, 4, 5 carry the command's stdin, stdout and stderr down the chain.
+# Files these checks create are removed again when a later one fails:
+# a failing redirect leaves no file behind (lib/spawn.c).
+created_1='' created_2=''
 open_fail() {
-	die "$3: $1: $(errno_guess "$1" "$2")"
+	e=$(errno_guess "$1" "$2")
+	[ -z "$created_1" ] || rm -f -- "$created_1"
+	[ -z "$created_2" ] || rm -f -- "$created_2"
+	die "$3: $1: $e"
 }
-# Each is tried first without truncating (>>): a failing --redirect-stderr
+# try_output N PATH: open PATH for writing without truncating it (>>), and
+# remember in created_N the file (a dangling link's target) it created.
+try_output() {
+	if [ -e "$2" ]; then
+		(exec 6>>"$2") 2>/dev/null
+	else
+		made=$(readlink -m -- "$2" 2>/dev/null) || made=$2
+		(exec 6>>"$2") 2>/dev/null || return 1
+		if [ "$1" = 1 ]; then created_1=$made; else created_2=$made; fi
+	fi
+}
+# Each is tried first without truncating: a failing --redirect-stderr
 # must not have emptied the --redirect-stdout file (lib/spawn.c).
 [ "$o_in_set" = 0 ] || (exec 6<"$o_in") 2>/dev/null || open_fail "$o_in" r --redirect-input
-[ "$o_stdout_set" = 0 ] || (exec 6>>"$o_stdout") 2>/dev/null ||
-	open_fail "$o_stdout" w "$stdout_opt"
-[ "$o_stderr_set" = 0 ] || (exec 6>>"$o_stderr") 2>/dev/null ||
-	open_fail "$o_stderr" w "$stderr_opt"
+[ "$o_stdout_set" = 0 ] || try_output 1 "$o_stdout" || open_fail "$o_stdout" w "$stdout_opt"
+[ "$o_stderr_set" = 0 ] || try_output 2 "$o_stderr" || open_fail "$o_stderr" w "$stderr_opt"
 exec 3<&0 4>&1 5>&2
 [ "$o_in_set" = 0 ] || exec 3<"$o_in"
 [ "$o_stdout_set" = 0 ] || exec 4>"$o_stdout"
@@ -637,6 +651,10 @@ if [ "$use_perf" = 1 ] && ! measure "$@"; then
 	[ -n "$perf_problem" ] || perf_problem="perf stat exited $measure_rc without running the command"
 	use_perf=0
 	if [ "$o_fallback" = 0 ] || [ "$have_time" = 0 ]; then
+		# Nothing ran: the redirect files it created go again.
+		exec 3<&- 4>&- 5>&-
+		[ -z "$created_1" ] || rm -f -- "$created_1"
+		[ -z "$created_2" ] || rm -f -- "$created_2"
 		die "perf cannot count: $perf_problem"
 	fi
 	use_time=1
@@ -835,7 +853,21 @@ elif [ "$sum_direct" = 2 ]; then
 	cat "$t/summary" >"$sum_target" ||
 		{ echo "$prog: --summary: $o_summary: write failed" >&2; status_out=$st_internal; }
 else
-	if cat "$t/summary" >"$sum_tmp" && mv -f "$sum_tmp" "$sum_target"; then
+	# mktemp makes 0600; a result file gets 0666 & ~umask, or the mode
+	# of the file it replaces.  A rename that a sticky directory refuses
+	# after all (root without CAP_FOWNER) leaves the file rewritten in
+	# place.
+	if sum_tmp=$(mktemp "$sum_dir/.timeit.tmp.XXXXXX" 2>/dev/null) &&
+		if [ -e "$sum_target" ]; then
+			chmod --reference="$sum_target" "$sum_tmp" 2>/dev/null || :
+		else
+			chmod "$(printf '%o' $((0666 & ~0$(umask))))" "$sum_tmp"
+		fi &&
+		cat "$t/summary" >"$sum_tmp" &&
+		{ mv -f "$sum_tmp" "$sum_target" 2>/dev/null ||
+			{ [ -f "$sum_target" ] && [ -w "$sum_target" ] &&
+				cat "$t/summary" >"$sum_target"; }; }; then
+		rm -f "$sum_tmp"
 		sum_tmp=
 	else
 		echo "$prog: --summary: $o_summary: write failed" >&2

@@ -289,50 +289,6 @@ static bool cpus_online(const struct ti_options *c)
 	return CPU_EQUAL(&both, &c->plan.cpus);
 }
 
-/* PATH as "real directory/name", for comparing paths of files that do not
- * exist yet; NULL when its directory does not exist either. */
-static char *where(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
-	char *real = dir ? realpath(dir, NULL) : NULL;
-	char *out = NULL;
-
-	if (real) {
-		size_t n = strlen(real) + strlen(path) + 2;
-		out = malloc(n);
-		if (out)
-			snprintf(out, n, "%s/%s", real, slash ? slash + 1 : path);
-	}
-	free(dir);
-	free(real);
-	return out;
-}
-
-/* Whether A and B name one regular file: the same file is behind both, or
- * neither exists yet and they name the same place.  A device or FIFO may
- * be named twice (/dev/null, /dev/stdout). */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	bool ea, eb, same;
-	char *wa, *wb;
-
-	if (!a || !b)
-		return false;
-	ea = stat(a, &sa) == 0;
-	eb = stat(b, &sb) == 0;
-	if (ea || eb)
-		return ea && eb && S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev &&
-		       sa.st_ino == sb.st_ino;
-	wa = where(a);
-	wb = where(b);
-	same = wa && wb ? strcmp(wa, wb) == 0 : strcmp(a, b) == 0;
-	free(wa);
-	free(wb);
-	return same;
-}
-
 /* Two of the files timeit reads or writes are one: the summary would
  * overwrite the JSON, a redirect the summary, and so on.  Only stdout and
  * stderr may share a file (one descriptor).  Prints the error. */
@@ -349,7 +305,7 @@ static bool paths_clash(const struct ti_options *c)
 		for (size_t j = i + 1; j < n; j++) {
 			if (i == 3 && j == 4)
 				continue;
-			if (same_file(path[i], path[j])) {
+			if (path[i] && path[j] && ti_outfile_same(path[i], path[j])) {
 				fprintf(stderr, "timeit: %s %s and %s %s are the same file\n",
 					name[i], path[i], name[j], path[j]);
 				return true;
@@ -359,11 +315,14 @@ static bool paths_clash(const struct ti_options *c)
 	return false;
 }
 
+/* Append "exit STATUS" to the stdout file PATH, as the reference's
+ * fopen(path, "a") does: a file the command removed (with its directory,
+ * recreated) is created again.  Returns 0 or -errno. */
 static int append_exitstatus(const char *path, int status)
 {
 	char line[32];
 	int n = snprintf(line, sizeof line, "exit %d\n", status);
-	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
 
 	if (fd < 0)
 		return -errno;
