@@ -3,3 +3,4 @@
 dist_man_MANS += man/timeit.1
 dist_man_MANS += man/timeit-compare.1
 dist_man_MANS += man/timeit-perf.1
+dist_man_MANS += man/timeit-ab.1

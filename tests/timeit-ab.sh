@@ -1,0 +1,140 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# timeit-ab on a small lit suite of its own (tests/lit-ab: lit's test
+# format, programs built two ways): rounds alternate A and B, each round's
+# lit -o file kept; with --samples auto only the tests timeit-compare
+# --undecided names run again (lit --filter); the stop at --max-samples
+# and the budget; the verdict over all rounds and its exit status; bad
+# input refused before lit runs.
+# shellcheck source=tests/setup disable=SC2154
+. "$top_srcdir/tests/setup"
+ab=$top_builddir/abrun/timeit-ab
+compare=$top_builddir/timeit/timeit-compare
+lit=
+for c in lit llvm-lit /usr/lib/llvm-*/build/utils/lit/lit.py; do
+	case $c in
+	/*) [ -x "$c" ] && lit=$c ;;
+	*) command -v "$c" > /dev/null 2>&1 && lit=$c ;;
+	esac
+	[ -z "$lit" ] || break
+done
+[ -n "$lit" ] || skip "no lit (Debian: llvm-14-tools)"
+suite=$top_srcdir/tests/lit-ab
+
+# mkbuild DIR SLOW FAST: a lit test directory; the program of slow.test
+# does SLOW % more work than the base, fast.test's FAST %, same.test's 0.
+mkbuild() {
+	mkdir -p "$1/bin"
+	for t in slow:$2 fast:$3 same:0; do
+		"${CC:-cc}" -O2 -DEXTRA="${t#*:}" -o "$1/bin/${t%:*}" "$suite/spin.c"
+		cp "$suite/${t%:*}.test" "$1/"
+	done
+	cat > "$1/lit.site.cfg" <<EOS
+config.timeit = '$TIMEIT'
+config.bindir = '$1/bin'
+config.test_source_root = '$1'
+config.test_exec_root = '$1'
+lit_config.load_config(config, '$suite/lit.cfg')
+EOS
+}
+mkbuild "$tmp/a" 0 0
+mkbuild "$tmp/b" 60 -40
+
+# fake-compare: logs its arguments; --undecided prints line K of
+# $tmp/plan at its K-th call; otherwise a table.
+cat > fake-compare <<EOS
+#!/bin/sh
+echo "\$*" >> "$tmp/calls"
+for a do
+	case \$a in
+	--undecided)
+		k=\$(grep -c -- --undecided "$tmp/calls")
+		sed -n "\${k}p" "$tmp/plan" | tr ' ' '\n' | sed '/^\$/d'
+		exit 0 ;;
+	esac
+done
+echo "the verdict table"
+exit 1
+EOS
+chmod +x fake-compare
+
+# Looks at rounds 2 and 4 (and 5, the last): same.test is decided at the
+# first, fast.test (named without .test) at the second, slow.test never.
+printf '%s\n' 'slow.test fast' 'slow.test' 'slow.test' > plan
+: > calls
+expect_status 1 "$ab" --lit "$lit" --compare "$tmp/fake-compare" -o "$tmp/o" --min-samples 2 \
+	--max-samples 5 --look-every 2 -C --no-color "$tmp/a" "$tmp/b" -- -v > out 2> err
+cat out err
+ls "$tmp/o" > files
+for r in 1 2 3 4 5; do
+	grep -qx "A.$r.json" files && grep -qx "B.$r.json" files || fail "round $r's files missing: $(cat files)"
+done
+! grep -q '\.tmp$' files || fail "temporary files left: $(cat files)"
+for want in 1:3 2:3 3:2 4:2 5:1; do
+	r=${want%:*} n=${want#*:}
+	for s in A B; do
+		got=$(grep -c '"name": "timeit-ab-selftest :: ' "$tmp/o/$s.$r.json")
+		[ "$got" -eq "$n" ] || fail "round $r, side $s: $got tests, expected $n"
+	done
+done
+grep -q '"name": "timeit-ab-selftest :: slow.test"' "$tmp/o/B.5.json" || fail "round 5 did not run slow.test"
+grep -q '"exec_time"' "$tmp/o/A.1.json" || fail "no exec_time metric"
+grep -q '"hash"' "$tmp/o/A.1.json" || fail "no hash metric"
+printf '%s\n' '1 AB 3' '2 BA 3' '3 AB 2' '4 BA 2' '5 AB 1' > want
+cmp -s want "$tmp/o/rounds.log" || fail "rounds.log: $(cat "$tmp/o/rounds.log")"
+# The extra lit arguments reach lit.
+grep -q 'PASS: timeit-ab-selftest :: same.test' "$tmp/o/A.1.log" || fail "lit -v not passed: $(cat "$tmp/o/A.1.log")"
+# Every call: --looks 3, the options, every round's files in pairs.
+[ "$(grep -c -- '--looks 3 --no-color' calls)" -eq 4 ] || fail "calls: $(cat calls)"
+tail -n 1 calls | grep -q -- "-a $tmp/o/A.1.json -b $tmp/o/B.1.json .*-a $tmp/o/A.5.json -b $tmp/o/B.5.json\$" ||
+	fail "final call: $(tail -n 1 calls)"
+grep -qx 'the verdict table' out || fail "no verdict"
+grep -Eq '^same\.test +2  decided$' out || fail "same.test: $(cat out)"
+grep -Eq '^fast\.test +4  decided$' out || fail "fast.test: $(cat out)"
+grep -Eq '^slow\.test +5  max samples$' out || fail "slow.test: $(cat out)"
+grep -q "^timeit-ab: round 3 (at most 5): 2 undecided" err || fail "progress: $(cat err)"
+
+# An output directory with results in it is never reused.
+expect_status 2 "$ab" --lit "$lit" --compare "$tmp/fake-compare" -o "$tmp/o" "$tmp/a" "$tmp/b" 2> err
+grep -q "$tmp/o: exists and is not empty" err || fail "reused output: $(cat err)"
+
+# For real: five fixed rounds, timeit-compare over them: slow.test
+# regressed, fast.test improved, the exit status 1.
+expect_status 1 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/r" -n 5 -q \
+	-C --no-color "$tmp/a" "$tmp/b" > real.out 2> real.err
+cat real.out
+[ ! -s real.err ] || fail "--quiet printed: $(cat real.err)"
+grep -Eq '^slow\.test +5 +5 .* regressed' real.out || fail "slow.test not regressed"
+grep -Eq '^fast\.test +5 +5 .* improved' real.out || fail "fast.test not improved"
+grep -Eq '^slow\.test +5  fixed$' real.out || fail "no rounds table"
+head -n "$(wc -l < "$tmp/r/verdict.txt")" real.out | cmp -s - "$tmp/r/verdict.txt" ||
+	fail "verdict.txt differs from what was printed"
+
+# The budget: a round takes well over a second (two lit runs); with 1 s
+# no second round starts.
+: > calls
+expect_status 1 "$ab" --lit "$lit" --compare "$tmp/fake-compare" -o "$tmp/bud" --budget 1 \
+	"$tmp/a" "$tmp/b" > bud.out 2> /dev/null
+grep -Eq '^slow\.test +1  budget$' bud.out || fail "budget: $(cat bud.out)"
+! grep -q -- --undecided calls || fail "a look before --min-samples"
+
+# Bad input: refused, nothing run, nothing written.
+for bad in '--samples 0' '--min-samples x' '--max-samples' '--min-samples 9 --max-samples 3' \
+	'--budget -1' '--order abba' '--seed x' '--bogus' '--quiet=1'; do
+	# shellcheck disable=SC2086 # one or two words
+	expect_status 2 "$ab" --lit "$lit" -o "$tmp/rej" $bad "$tmp/a" "$tmp/b" 2> err
+	[ -s err ] || fail "$bad: no message"
+	[ ! -e "$tmp/rej" ] || fail "$bad: something was written"
+done
+expect_status 2 "$ab" --lit "$lit" -o "$tmp/rej" "$tmp/a" 2> err
+grep -q 'expected two lit test directories' err || fail "one directory: $(cat err)"
+expect_status 2 "$ab" --lit "$lit" -o "$tmp/rej" "$tmp/a" "$tmp" 2> err
+grep -q "$tmp: no lit.site.cfg or lit.cfg" err || fail "not a lit directory: $(cat err)"
+expect_status 2 "$ab" --lit "$tmp/nope" -o "$tmp/rej" "$tmp/a" "$tmp/b" 2> err
+grep -q -- "--lit $tmp/nope: cannot run it" err || fail "bad lit: $(cat err)"
+expect_status 2 "$ab" --lit "$lit" -o "$tmp/rej" "$tmp/a" "$tmp/b" -v 2> err
+grep -q "'-v': lit arguments come after '--'" err || fail "lit argument without --: $(cat err)"
+[ ! -e "$tmp/rej" ] || fail "something was written on bad input"
+"$ab" --help > help.out
+grep -q '^usage: timeit-ab ' help.out || fail "--help"
+exit 0
