@@ -1,15 +1,120 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* cpuset.c: taskset(1)/cpuset(7) list syntax to and from cpu_set_t. */
+/* cpuset.c: CPU sets of any size, and taskset(1)/cpuset(7) list syntax. */
 #include "config.h"
 
 #include <errno.h>
-#include <stdbool.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpuset.h"
 
-/* A decimal number at *P, advancing *P; -EINVAL when there is none. */
+#define WORD_BITS (sizeof(unsigned long) * CHAR_BIT)
+
+int ti_cpuset_add(struct ti_cpuset *s, unsigned long cpu)
+{
+	size_t w = cpu / WORD_BITS;
+
+	if (cpu >= TI_CPUSET_MAX)
+		return -ERANGE;
+	if (w >= s->nwords) {
+		/* Doubling: a range "0-4095" grows the set a dozen times, not
+		 * once per word. */
+		size_t n = s->nwords ? s->nwords : 1;
+		unsigned long *b;
+
+		while (n <= w)
+			n *= 2;
+		b = realloc(s->bits, n * sizeof *b);
+		if (!b)
+			return -ENOMEM;
+		memset(b + s->nwords, 0, (n - s->nwords) * sizeof *b);
+		s->bits = b;
+		s->nwords = n;
+	}
+	s->bits[w] |= 1UL << (cpu % WORD_BITS);
+	return 0;
+}
+
+bool ti_cpuset_has(const struct ti_cpuset *s, unsigned long cpu)
+{
+	size_t w = cpu / WORD_BITS;
+
+	return w < s->nwords && (s->bits[w] >> (cpu % WORD_BITS) & 1);
+}
+
+long ti_cpuset_next(const struct ti_cpuset *s, long after)
+{
+	unsigned long c = after < 0 ? 0 : (unsigned long)after + 1;
+
+	for (size_t w = c / WORD_BITS; w < s->nwords; w++) {
+		/* The bits of this word from C on. */
+		unsigned long v = s->bits[w];
+		if (w == c / WORD_BITS)
+			v &= ~0UL << (c % WORD_BITS);
+		if (!v)
+			continue;
+		for (unsigned b = 0;; b++)
+			if (v >> b & 1)
+				return (long)(w * WORD_BITS + b);
+	}
+	return -1;
+}
+
+size_t ti_cpuset_count(const struct ti_cpuset *s)
+{
+	size_t n = 0;
+
+	for (size_t w = 0; w < s->nwords; w++)
+		for (unsigned long v = s->bits[w]; v; v &= v - 1)
+			n++;
+	return n;
+}
+
+bool ti_cpuset_subset(const struct ti_cpuset *a, const struct ti_cpuset *b)
+{
+	for (size_t w = 0; w < a->nwords; w++) {
+		unsigned long in_b = w < b->nwords ? b->bits[w] : 0;
+		if (a->bits[w] & ~in_b)
+			return false;
+	}
+	return true;
+}
+
+bool ti_cpuset_equal(const struct ti_cpuset *a, const struct ti_cpuset *b)
+{
+	return ti_cpuset_subset(a, b) && ti_cpuset_subset(b, a);
+}
+
+int ti_cpuset_copy(struct ti_cpuset *dst, const struct ti_cpuset *src)
+{
+	ti_cpuset_clear(dst);
+	for (long c = -1; (c = ti_cpuset_next(src, c)) >= 0;) {
+		int rc = ti_cpuset_add(dst, (unsigned long)c);
+		if (rc < 0) {
+			ti_cpuset_free(dst);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+void ti_cpuset_clear(struct ti_cpuset *s)
+{
+	if (s->nwords)
+		memset(s->bits, 0, s->nwords * sizeof *s->bits);
+}
+
+void ti_cpuset_free(struct ti_cpuset *s)
+{
+	free(s->bits);
+	s->bits = NULL;
+	s->nwords = 0;
+}
+
+/* A decimal number at *P, advancing *P; -EINVAL when there is none,
+ * -ERANGE when it is TI_CPUSET_MAX or more. */
 static int number(const char **p, unsigned long *v)
 {
 	unsigned long n = 0;
@@ -18,19 +123,19 @@ static int number(const char **p, unsigned long *v)
 		return -EINVAL;
 	for (; **p >= '0' && **p <= '9'; (*p)++) {
 		n = n * 10 + (unsigned long)(**p - '0');
-		if (n >= CPU_SETSIZE)
+		if (n >= TI_CPUSET_MAX)
 			return -ERANGE;
 	}
 	*v = n;
 	return 0;
 }
 
-int ti_cpuset_parse(const char *s, cpu_set_t *set)
+int ti_cpuset_parse(const char *s, struct ti_cpuset *set)
 {
 	const char *p = s;
 	int rc;
 
-	CPU_ZERO(set);
+	ti_cpuset_clear(set);
 	for (;;) {
 		unsigned long a, b, stride = 1;
 
@@ -50,7 +155,8 @@ int ti_cpuset_parse(const char *s, cpu_set_t *set)
 			}
 		}
 		for (unsigned long c = a; c <= b; c += stride)
-			CPU_SET(c, set);
+			if ((rc = ti_cpuset_add(set, c)) < 0)
+				return rc;
 		if (*p == '\0')
 			return 0;
 		if (*p++ != ',')
@@ -58,27 +164,29 @@ int ti_cpuset_parse(const char *s, cpu_set_t *set)
 	}
 }
 
-void ti_cpuset_format(const cpu_set_t *set, char *out, size_t len)
+void ti_cpuset_format(const struct ti_cpuset *set, char *out, size_t len)
 {
 	size_t used = 0;
-	bool first = true;
+	const char *sep = "";
 
 	if (len)
 		out[0] = '\0';
-	for (int c = 0; c < CPU_SETSIZE; c++) {
-		int end = c;
+	for (long c = -1; (c = ti_cpuset_next(set, c)) >= 0;) {
+		long end = c;
 		int n;
 
-		if (!CPU_ISSET(c, set))
-			continue;
-		while (end + 1 < CPU_SETSIZE && CPU_ISSET(end + 1, set))
+		while (ti_cpuset_has(set, (unsigned long)end + 1))
 			end++;
-		n = end == c ? snprintf(out + used, len - used, "%s%d", first ? "" : ",", c)
-			     : snprintf(out + used, len - used, "%s%d-%d", first ? "" : ",", c, end);
-		if (n < 0 || (size_t)n >= len - used)
+		n = end == c ? snprintf(out + used, len - used, "%s%ld", sep, c)
+			     : snprintf(out + used, len - used, "%s%ld-%ld", sep, c, end);
+		if (n < 0 || (size_t)n >= len - used) {
+			/* A range cut in the middle would name other CPUs. */
+			if (used < len)
+				out[used] = '\0';
 			return;
+		}
 		used += (size_t)n;
-		first = false;
+		sep = ",";
 		c = end;
 	}
 }

@@ -15,7 +15,4 @@ struct ti_host {
 /* Gather the facts; never fails (unknown fields stay empty). */
 void ti_host_get(struct ti_host *h);
 
-/* perf_event_paranoid, or -100 when the file is missing (no perf support). */
-int ti_host_paranoid(void);
-
 #endif

@@ -23,3 +23,10 @@ lib_libtimeit_a_SOURCES += lib/vgcount.c lib/vgcount.h
 lib_libtimeit_a_SOURCES += lib/cpuset.c lib/cpuset.h
 lib_libtimeit_a_SOURCES += lib/envcheck.c lib/envcheck.h
 lib_libtimeit_a_SOURCES += lib/noise.c lib/noise.h
+# The platform seam: one header, one file per system (configure chooses).
+lib_libtimeit_a_SOURCES += lib/os.h
+if PLATFORM_LINUX
+lib_libtimeit_a_SOURCES += lib/os-linux.c
+else
+lib_libtimeit_a_SOURCES += lib/os-posix.c
+endif

@@ -10,10 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/vfs.h>
-#endif
 
+#include "os.h"
 #include "outfile.h"
 
 /* The temporary file's directory is only ever searched (unlinkat). */
@@ -95,32 +93,13 @@ static void remove_tmp(struct ti_outfile *of)
 		unlinkat(of->dirfd, base, 0);
 }
 
-/* Whether the symlink LINK lives on procfs (/proc/self/fd/N, reached also
- * through /dev/stdout or /dev/fd/N).  Such a "magic link" names an open file
- * rather than a path: its text ("pipe:[123]", or a file the shell opened
- * with >>) must not be followed as a path, and replacing the file behind it
- * would lose what the command wrote there.  See proc(5), /proc/pid/fd. */
-static bool on_procfs(const char *link)
-{
-#ifdef __linux__
-	const char *slash = strrchr(link, '/');
-	char dir[PATH_MAX];
-	struct statfs sf;
-
-	if (!slash)
-		snprintf(dir, sizeof dir, ".");
-	else
-		snprintf(dir, sizeof dir, "%.*s", (int)(slash - link) + 1, link);
-	return statfs(dir, &sf) == 0 && sf.f_type == 0x9fa0; /* PROC_SUPER_MAGIC */
-#else
-	(void)link;
-	return false;
-#endif
-}
-
 /* Resolve a chain of symlinks at PATH, so the file behind it is replaced
  * and the link kept.  A dangling link resolves to its (relative) target.
- * A link on procfs stops the walk: *MAGIC is set and that link returned. */
+ * A link that names an open file (ti_os_fd_link: /proc/self/fd/N, also
+ * reached through /dev/stdout) stops the walk: its text ("pipe:[123]", or
+ * a file the shell opened with >>) is no path to follow, and replacing the
+ * file behind it would lose what the command wrote there.  *MAGIC is set
+ * and that link returned. */
 char *ti_outfile_resolve(const char *path, bool *magic)
 {
 	char *cur = strdup(path);
@@ -133,7 +112,7 @@ char *ti_outfile_resolve(const char *path, bool *magic)
 
 		if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode))
 			return cur;
-		if (on_procfs(cur)) {
+		if (ti_os_fd_link(cur)) {
 			*magic = true;
 			return cur;
 		}

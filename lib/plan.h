@@ -3,9 +3,10 @@
 #ifndef TI_PLAN_H
 #define TI_PLAN_H
 
-#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "cpuset.h"
 
 /* The reference's seven --limit-* options, in the order they are applied. */
 enum ti_limit {
@@ -32,9 +33,9 @@ struct ti_plan {
 	/* Noise control (lib/spawn.c): the CPUs are set on timeit itself
 	 * before the run and inherited; ASLR is turned off by the child just
 	 * before exec.  Both last through exec. */
-	bool pin;			/* --cpu: sched_setaffinity(cpus) */
-	cpu_set_t cpus;
-	bool no_aslr;			/* --no-aslr: personality(ADDR_NO_RANDOMIZE) */
+	bool pin;			/* --cpu: ti_os_set_affinity(cpus) */
+	struct ti_cpuset cpus;
+	bool no_aslr;			/* --no-aslr: ti_os_no_aslr() */
 };
 
 /* Name of a limit as the warning and the JSON name it ("cpu", "core", ...). */

@@ -17,7 +17,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/personality.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -25,8 +24,10 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "os.h"
 #include "outfile.h"
 #include "spawn.h"
+#include "util.h"
 
 /* Messages on the child's status pipe (close-on-exec: at exec it closes):
  * limit and ASLR warnings, then at most one failure. */
@@ -129,6 +130,7 @@ static __attribute__((noreturn)) void child(const struct ti_plan *plan,
 					    const struct ti_child *ch)
 {
 	sigset_t none;
+	int err;
 
 	setpgid(0, 0);
 	/* Default dispositions and an empty mask, whatever timeit inherited.
@@ -154,17 +156,13 @@ static __attribute__((noreturn)) void child(const struct ti_plan *plan,
 			tell(ch->status_wfd, ST_LIMIT, l);
 	/* Opened and checked by ti_spawn_start, so this rarely fails (the
 	 * directory's permissions changed since). */
-	if (ch->dir >= 0 && fchdir(ch->dir) < 0) {
-		tell(ch->status_wfd, ST_CHDIR, errno);
+	if (plan->chdir && (err = ti_os_dir_enter(&ch->dir)) != 0) {
+		tell(ch->status_wfd, ST_CHDIR, err);
 		_exit(TI_STATUS_INTERNAL);
 	}
-	/* ADDR_NO_RANDOMIZE takes effect at the exec below (setarch -R does
-	 * the same); 0xffffffff only queries the current persona. */
-	if (plan->no_aslr) {
-		int persona = personality(0xffffffff);
-		if (persona == -1 || personality((unsigned long)persona | ADDR_NO_RANDOMIZE) == -1)
-			tell(ch->status_wfd, ST_ASLR, errno);
-	}
+	/* Takes effect at the exec below. */
+	if (plan->no_aslr && (err = ti_os_no_aslr()) != 0)
+		tell(ch->status_wfd, ST_ASLR, err);
 	/* CH->FILE is the command found in PATH already when it could be
 	 * (a path with a slash: execvp searches no more, and still runs a
 	 * script without #! through /bin/sh). */
@@ -309,26 +307,17 @@ fail:
 
 /* --cpu: timeit moves onto the CPUs itself, and the child inherits the
  * mask at vfork; it lasts through exec and fork, so the whole tree stays
- * there, and the measured path has no system call for it.  The kernel
- * keeps only the CPUs that are online and in our cpuset, failing only when
- * none is left (sched_setaffinity(2)): the mask is read back, or a list
- * with one usable CPU would run on fewer CPUs than asked.  F->what is
+ * there, and the measured path has no system call for it.  EINVAL: not
+ * every CPU of the list is usable (lib/os.h).  F->what is
  * "sched_setaffinity". */
 static int pin(const struct ti_plan *plan, struct ti_failure *f)
 {
-	cpu_set_t got;
+	int rc;
 
-	if (!plan->pin)
-		return 0;
-	f->err = 0;
-	if (sched_setaffinity(0, sizeof plan->cpus, &plan->cpus) < 0 ||
-	    sched_getaffinity(0, sizeof got, &got) < 0)
-		f->err = errno;
-	else if (!CPU_EQUAL(&got, &plan->cpus))
-		f->err = EINVAL;
-	if (!f->err)
+	if (!plan->pin || (rc = ti_os_set_affinity(&plan->cpus)) == 0)
 		return 0;
 	f->what = "sched_setaffinity";
+	f->err = -rc;
 	return -1;
 }
 
@@ -395,31 +384,18 @@ static void resolve_command(const char *file, struct ti_child *ch)
 	}
 }
 
-/* --chdir, resolved before anything runs.  O_PATH needs no read
- * permission on the directory (chdir does not either); looking up "." in
- * it needs the search permission chdir needs, checked for the same ids by
- * the same path walk (faccessat would need faccessat2, which old seccomp
- * profiles refuse with EPERM).  The child then only calls fchdir. */
-static int open_dir(const struct ti_plan *plan, int *dir, struct ti_failure *f)
+/* --chdir, resolved before anything runs (lib/os.h: with the permission
+ * chdir needs, and no more); the child then only enters it. */
+static int open_dir(const struct ti_plan *plan, struct ti_os_dir *dir, struct ti_failure *f)
 {
-	int top;
+	int rc;
 
-	*dir = -1;
-	if (!plan->chdir)
+	dir->fd = -1;
+	if (!plan->chdir || (rc = ti_os_dir_open(dir, plan->chdir)) == 0)
 		return 0;
-	top = open(plan->chdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (top >= 0) {
-		*dir = openat(top, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		f->err = errno;
-		close(top);
-		errno = f->err;
-	}
-	if (*dir < 0) {
-		f->what = plan->chdir;
-		f->err = errno;
-		return -1;
-	}
-	return 0;
+	f->what = plan->chdir;
+	f->err = -rc;
+	return -1;
 }
 
 static void arm_timeout(uint64_t seconds);
@@ -466,7 +442,7 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 
 	ch->pid = -1;
 	ch->status_fd = ch->status_wfd = -1;
-	ch->dir = -1;
+	ch->dir.fd = -1;
 	for (int i = 0; i < 3; i++)
 		ch->redir[i] = -1;
 	/* What can be refused first: a bad --cpu or --chdir must fail before
@@ -477,14 +453,14 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 	timed_out = 0;
 	install_handlers();
 	if (open_redirects_waiting(plan, ch->redir, created, f) < 0) {
-		close_fd(&ch->dir);
+		ti_os_dir_close(&ch->dir);
 		return -1;
 	}
-	if (pipe2(st, O_CLOEXEC) < 0) {
+	if (ti_pipe_cloexec(st) < 0) {
 		f->what = "pipe";
 		f->err = errno;
 		undo_redirects(ch->redir, created);
-		close_fd(&ch->dir);
+		ti_os_dir_close(&ch->dir);
 		return -1;
 	}
 	for (int i = 0; i < 3; i++)
@@ -608,7 +584,7 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 	close_fd(&ch->status_wfd);
 	for (int i = 0; i < 3; i++)
 		close_fd(&ch->redir[i]);
-	close_fd(&ch->dir);
+	ti_os_dir_close(&ch->dir);
 	if (got < 0) {
 		f->what = ch->pid < 0 ? "vfork" : "wait4";
 		f->err = err;
@@ -628,8 +604,7 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 	 * to one that is behind, the difference would wrap: no ticks then. */
 	r->tsc_kind = tsc1 >= tsc0 ? ti_tsc_kind() : NULL;
 	r->tsc_ticks = tsc1 >= tsc0 ? tsc1 - tsc0 : 0;
-	/* ru_maxrss is in KiB on Linux. */
-	r->maxrss_bytes = (uint64_t)r->ru.ru_maxrss * 1024;
+	r->maxrss_bytes = ti_os_maxrss_bytes(r->ru.ru_maxrss);
 	r->real_s = (double)(r->end_ns - r->start_ns) / 1e9;
 
 	read_status(ch->status_fd, r);

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "os.h"
 #include "plan.h"
 #include "record.h"
 
@@ -24,7 +25,7 @@ struct ti_child {
 	int status_fd;		/* read end of the child's status pipe */
 	int status_wfd;		/* its write end, for the child */
 	int redir[3];		/* fds opened for the child's 0, 1, 2, or -1 */
-	int dir;		/* the --chdir directory (O_PATH), or -1 */
+	struct ti_os_dir dir;	/* the --chdir directory (fd -1: none) */
 	sigset_t reset;		/* signals the child resets to SIG_DFL */
 	struct rlimit lim[TI_LIMIT_COUNT];	/* what the child sets, */
 	bool lim_set[TI_LIMIT_COUNT];		/* for these limits */

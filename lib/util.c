@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* util.c: strict number parsing. */
+/* util.c: strict number parsing, a close-on-exec pipe. */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -22,4 +24,22 @@ int ti_parse_u64(const char *s, uint64_t *out)
 	}
 	*out = v;
 	return 0;
+}
+
+int ti_pipe_cloexec(int fd[2])
+{
+#ifdef HAVE_PIPE2
+	return pipe2(fd, O_CLOEXEC);
+#else
+	if (pipe(fd) < 0)
+		return -1;
+	if (fcntl(fd[0], F_SETFD, FD_CLOEXEC) < 0 || fcntl(fd[1], F_SETFD, FD_CLOEXEC) < 0) {
+		int e = errno;
+		close(fd[0]);
+		close(fd[1]);
+		errno = e;
+		return -1;
+	}
+	return 0;
+#endif
 }

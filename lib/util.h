@@ -9,4 +9,9 @@
  * spaces, no overflow.  Returns 0 or -EINVAL / -ERANGE. */
 int ti_parse_u64(const char *s, uint64_t *out);
 
+/* pipe2(FD, O_CLOEXEC) where the system has it, else pipe and fcntl (not
+ * atomic: a fork in another thread between the two would inherit the
+ * pipe; timeit has no other thread).  Returns 0, or -1 with errno set. */
+int ti_pipe_cloexec(int fd[2]);
+
 #endif

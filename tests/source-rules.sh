@@ -3,7 +3,8 @@
 # Rules of the tree that a grep can check: timeit's own exit statuses are
 # named once (enum ti_status in lib/record.h, st_* in timeit-perf), only
 # lib/summary.c writes summary lines, and comments cite the man pages'
-# sections, never the design notes outside the tree (spec/*.md).
+# sections, never the design notes outside the tree (spec/*.md); and
+# only the platform seam's files include a header one system alone has.
 . "$top_srcdir/tests/setup"
 cd "$top_srcdir"
 
@@ -25,5 +26,17 @@ bad=$(grep -rn 'spec/' lib timeit perfwrap/timeit-perf.sh test-suite man tests \
 	--include='Makefile*' --include='*.mk' --include='setup' |
 	grep -v -e '^tests/source-rules.sh:' || true)
 [ -z "$bad" ] || fail "comments citing spec/*.md, which is not in the tree (cite a man page section):
+$bad"
+
+# The platform seam (lib/os.h): headers of one system only in its file;
+# linux/perf_event.h in the perf_event_open seam (lib/counters.c and what
+# encodes and fakes its events), compiled only with perf events.
+bad=$(grep -n -E '^#include <(linux/|asm/|sys/(personality|vfs|statfs|prctl|procctl|sysctl|syscall|sysinfo)\.h|sched\.h|mach/)' \
+	lib/*.c lib/*.h timeit/*.c timeit/*.h tests/*.c tests/*.h fuzz/*.c bench/*.c |
+	grep -v -e '^lib/os-[a-z]*\.c:' \
+		-e '^lib/counters\.c:[0-9]*:#include <\(linux/perf_event\|sys/syscall\)\.h>' \
+		-e '^lib/pfm\.c:[0-9]*:#include <linux/perf_event\.h>' \
+		-e '^tests/fakeperf\.h:[0-9]*:#include <linux/perf_event\.h>' || true)
+[ -z "$bad" ] || fail "a system's own header outside its lib/os-*.c (lib/os.h is the seam):
 $bad"
 exit 0

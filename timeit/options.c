@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cpuset.h"
+#include "os.h"
 #include "options.h"
 #include "repeat.h"
 #include "util.h"
@@ -255,10 +256,19 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 		}
 		case OPT_KEEP_GOING: o->keep_going = true; break;
 		case OPT_CPU: {
-			int rc = ti_cpuset_parse(value, &o->plan.cpus);
+			if (!ti_os_has(TI_OS_AFFINITY)) {
+				snprintf(msg, len, "%s is not supported on this system", d->longname);
+				return TI_PARSE_INVALID;
+			}
+			/* The options last as long as timeit: one set, reused
+			 * by every parse (the fuzzer's and the tests' too). */
+			static struct ti_cpuset cpus;
+			int rc = ti_cpuset_parse(value, &cpus);
+			o->plan.cpus = cpus;
 			if (rc < 0) {
 				snprintf(msg, len, "%s: %s '%s'", d->longname,
-					 rc == -ERANGE ? "CPU number out of range" : "invalid CPU list",
+					 rc == -ERANGE ? "CPU number out of range"
+					 : rc == -ENOMEM ? "out of memory for the list" : "invalid CPU list",
 					 value);
 				return TI_PARSE_INVALID;
 			}
@@ -266,7 +276,13 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 			o->cpu_list = value;
 			break;
 		}
-		case OPT_NO_ASLR: o->plan.no_aslr = true; break;
+		case OPT_NO_ASLR:
+			if (!ti_os_has(TI_OS_NO_ASLR)) {
+				snprintf(msg, len, "%s is not supported on this system", d->longname);
+				return TI_PARSE_INVALID;
+			}
+			o->plan.no_aslr = true;
+			break;
 		case OPT_CHECK_ENV: o->check_env = true; break;
 		case OPT_COUNT_INSTRUCTIONS:
 			if (strcmp(value, "no") == 0) {

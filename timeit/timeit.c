@@ -24,12 +24,15 @@
 #include "repeat.h"
 #include "summary.h"
 #include "options.h"
+#include "os.h"
 #include "vgcount.h"
 
 #ifdef HAVE_PERF_EVENTS
 #define HAVE_PERF_EVENTS_STR "yes"
+#define HAVE_PERF_EVENTS_BOOL true
 #else
 #define HAVE_PERF_EVENTS_STR "no"
+#define HAVE_PERF_EVENTS_BOOL false
 #endif
 #ifdef HAVE_LIBPFM
 #define HAVE_LIBPFM_STR "yes"
@@ -46,12 +49,13 @@ static void note_counters(const struct ti_options *c, const struct ti_record *r,
 {
 	if (c->quiet || c->no_perf)
 		return;
-#ifndef HAVE_PERF_EVENTS
-	/* Built without perf events the rusage path is the normal one: the
-	 * same note after every run would only fill the logs. */
-	if (!user_events && !c->verbose)
+	/* Built without perf events, or on a system without them (ENOSYS:
+	 * a kernel without CONFIG_PERF_EVENTS, qemu-user), the rusage path is
+	 * the normal one: the same note after every run would only fill the
+	 * logs. */
+	bool no_perf_here = !HAVE_PERF_EVENTS_BOOL || (r->ncounts && r->counters_err == ENOSYS);
+	if (no_perf_here && !user_events && !c->verbose)
 		return;
-#endif
 	for (size_t i = 0; i < r->ncounts; i++) {
 		const struct ti_count *k = &r->counts[i];
 
@@ -81,7 +85,7 @@ static void note_counters(const struct ti_options *c, const struct ti_record *r,
 		if (e == EACCES || e == EPERM)
 			fprintf(stderr, "timeit: note: no perf counter could be opened (%s; "
 					"perf_event_paranoid is %d): times from rusage\n",
-				strerror(e), ti_host_paranoid());
+				strerror(e), ti_os_perf_paranoid(NULL));
 		else if (e == EMFILE || e == ENFILE)
 			fprintf(stderr, "timeit: note: no perf counter could be opened (%s; "
 					"raise 'ulimit -n'): times from rusage\n", strerror(e));
@@ -95,8 +99,8 @@ static void note_counters(const struct ti_options *c, const struct ti_record *r,
 static void report_end(const struct ti_options *c, const struct ti_record *r)
 {
 	if (r->no_aslr_errno)
-		fprintf(stderr, "timeit: warning: --no-aslr: personality: %s (address space "
-				"randomised)\n", strerror(r->no_aslr_errno));
+		fprintf(stderr, "timeit: warning: --no-aslr: %s: %s (address space "
+				"randomised)\n", ti_os_no_aslr_call(), strerror(r->no_aslr_errno));
 	for (int l = 0; l < TI_LIMIT_COUNT; l++) {
 		if (!r->limit_failed[l])
 			continue;
@@ -246,29 +250,16 @@ static const char *path_option(const struct ti_options *c, const char *what)
 	return NULL;
 }
 
-/* The online CPUs as the kernel lists them ("0-1") into BUF; false, with
- * BUF empty, when that list cannot be read. */
-static bool online_cpus(char *buf, size_t len)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-
-	buf[0] = '\0';
-	if (!f)
-		return false;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-	return buf[0] != '\0';
-}
-
 /* --cpu cannot be used: say which CPUs are online, the usual reason
  * (a CPU outside timeit's cpuset is the other). */
 static void cpu_error(const struct ti_options *c, int err)
 {
-	char online[256];
+	struct ti_cpuset set = { 0 };
+	char online[256] = "";
 
-	online_cpus(online, sizeof online);
+	if (ti_os_online_cpus(NULL, &set) == 0)
+		ti_cpuset_format(&set, online, sizeof online);
+	ti_cpuset_free(&set);
 	if (err == EINVAL && online[0])
 		fprintf(stderr, "timeit: --cpu: %s: not every CPU of the list is online and in "
 				"timeit's cpuset (online: %s)\n", c->cpu_list, online);
@@ -279,14 +270,13 @@ static void cpu_error(const struct ti_options *c, int err)
 /* The --cpu CPUs, for --check-env: each must be online. */
 static bool cpus_online(const struct ti_options *c)
 {
-	cpu_set_t online, both;
-	char buf[256];
+	struct ti_cpuset online = { 0 };
+	bool ok;
 
-	/* Not Linux's sysfs: nothing to check against. */
-	if (!online_cpus(buf, sizeof buf) || ti_cpuset_parse(buf, &online) < 0)
-		return true;
-	CPU_AND(&both, &online, &c->plan.cpus);
-	return CPU_EQUAL(&both, &c->plan.cpus);
+	/* A system that does not list them: nothing to check against. */
+	ok = ti_os_online_cpus(NULL, &online) < 0 || ti_cpuset_subset(&c->plan.cpus, &online);
+	ti_cpuset_free(&online);
+	return ok;
 }
 
 /* Two of the files timeit reads or writes are one: the summary would
@@ -366,6 +356,11 @@ int main(int argc, char **argv)
 	case TI_PARSE_VERSION:
 		printf("timeit %s\nperf events: %s\nlibpfm4: %s\nlinked: %s\n", PACKAGE_VERSION,
 		       HAVE_PERF_EVENTS_STR, HAVE_LIBPFM_STR, LINKED_STR);
+		/* What the platform seam offers (lib/os.h), for scripts and
+		 * tests to ask rather than guess. */
+		printf("platform: %s\n--cpu: %s\n--no-aslr: %s\n", ti_os_name(),
+		       ti_os_has(TI_OS_AFFINITY) ? "yes" : "no",
+		       ti_os_has(TI_OS_NO_ASLR) ? "yes" : "no");
 		return stdout_status(0);
 	case TI_PARSE_USAGE:
 		fprintf(stderr, "error: %s\n", msg);

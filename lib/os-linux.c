@@ -1,0 +1,631 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* os-linux.c: the platform seam (lib/os.h) on Linux: sched_setaffinity(2)
+ * with CPU_ALLOC(3) sets, personality(2), O_PATH directories, procfs and
+ * sysfs.  Paths and meanings: proc(5) (cpuinfo, loadavg, the sysctls),
+ * Documentation/ABI/testing/sysfs-devices-system-cpu (online, isolated,
+ * nohz_full, topology/thread_siblings_list, smt/control,
+ * regs/identification/midr_el1), Documentation/admin-guide/pm/cpufreq.rst
+ * (scaling_governor, cpufreq/boost), intel_pstate.rst (no_turbo),
+ * sysctl/kernel.rst (randomize_va_space, perf_event_paranoid). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_PERSONALITY_H
+#include <sys/personality.h>
+#endif
+
+#include "clock.h"
+#include "envcheck.h"
+#include "os.h"
+
+#if defined(HAVE_SCHED_SETAFFINITY) && defined(HAVE_SCHED_GETAFFINITY) && \
+	defined(HAVE_CPU_ALLOC)
+#define AFFINITY 1
+#endif
+#if defined(HAVE_PERSONALITY) && defined(HAVE_SYS_PERSONALITY_H)
+#define PERSONALITY 1
+#endif
+
+const char *ti_os_name(void)
+{
+	return "linux";
+}
+
+bool ti_os_has(enum ti_os_feature f)
+{
+	switch (f) {
+	case TI_OS_AFFINITY:
+#ifdef AFFINITY
+		return true;
+#else
+		return false;
+#endif
+	case TI_OS_NO_ASLR:
+#ifdef PERSONALITY
+		return true;
+#else
+		return false;
+#endif
+	}
+	return false;
+}
+
+/* The first line of ROOT/PATH without its newline into OUT; false when
+ * the file cannot be read. */
+static bool read_line(const char *root, const char *path, char *out, size_t len)
+{
+	char full[512];
+	FILE *f;
+	bool ok;
+
+	snprintf(full, sizeof full, "%s%s", root ? root : "", path);
+	f = fopen(full, "re");
+	if (!f)
+		return false;
+	ok = fgets(out, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		out[0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	return true;
+}
+
+#ifdef AFFINITY
+int ti_os_get_affinity(struct ti_cpuset *set)
+{
+	/* The kernel refuses a mask smaller than its own (EINVAL), whose size
+	 * no call tells: grow until it fits (sched_setaffinity(2), NOTES). */
+	for (size_t n = 1024; n <= TI_CPUSET_MAX; n *= 2) {
+		size_t size = CPU_ALLOC_SIZE(n);
+		cpu_set_t *m = CPU_ALLOC(n);
+		int err = 0;
+
+		if (!m)
+			return -ENOMEM;
+		if (sched_getaffinity(0, size, m) == 0) {
+			ti_cpuset_clear(set);
+			for (size_t c = 0; c < n && !err; c++)
+				if (CPU_ISSET_S(c, size, m))
+					err = -ti_cpuset_add(set, c);
+			CPU_FREE(m);
+			return -err;
+		}
+		err = errno;
+		CPU_FREE(m);
+		if (err != EINVAL)
+			return -err;
+	}
+	return -EINVAL;
+}
+
+int ti_os_set_affinity(const struct ti_cpuset *set)
+{
+	struct ti_cpuset got = { 0 };
+	long last = -1;
+	size_t size;
+	cpu_set_t *m;
+	int rc = 0;
+
+	for (long c = -1; (c = ti_cpuset_next(set, c)) >= 0;)
+		last = c;
+	if (last < 0)
+		return -EINVAL;
+	size = CPU_ALLOC_SIZE((size_t)last + 1);
+	if (!(m = CPU_ALLOC((size_t)last + 1)))
+		return -ENOMEM;
+	CPU_ZERO_S(size, m);
+	for (long c = -1; (c = ti_cpuset_next(set, c)) >= 0;)
+		CPU_SET_S((size_t)c, size, m);
+	if (sched_setaffinity(0, size, m) < 0)
+		rc = -errno;
+	CPU_FREE(m);
+	/* The kernel keeps only the CPUs that are online and in our cpuset,
+	 * failing only when none is left: read the mask back, or a list with
+	 * one usable CPU would run on fewer CPUs than asked. */
+	if (rc == 0 && (rc = ti_os_get_affinity(&got)) == 0 && !ti_cpuset_equal(&got, set))
+		rc = -EINVAL;
+	ti_cpuset_free(&got);
+	return rc;
+}
+#else
+int ti_os_get_affinity(struct ti_cpuset *set)
+{
+	(void)set;
+	return -ENOTSUP;
+}
+
+int ti_os_set_affinity(const struct ti_cpuset *set)
+{
+	(void)set;
+	return -ENOTSUP;
+}
+#endif
+
+int ti_os_online_cpus(const char *root, struct ti_cpuset *set)
+{
+	char buf[4096];
+
+	if (!read_line(root, "/sys/devices/system/cpu/online", buf, sizeof buf))
+		return -(errno ? errno : ENOENT);
+	return ti_cpuset_parse(buf, set);
+}
+
+int ti_os_no_aslr(void)
+{
+#ifdef PERSONALITY
+	/* ADDR_NO_RANDOMIZE takes effect at the next exec (setarch -R does
+	 * the same); 0xffffffff only queries the current persona. */
+	int persona = personality(0xffffffff);
+
+	if (persona == -1 || personality((unsigned long)persona | ADDR_NO_RANDOMIZE) == -1)
+		return errno;
+	return 0;
+#else
+	return ENOTSUP;
+#endif
+}
+
+const char *ti_os_no_aslr_call(void)
+{
+	return "personality";
+}
+
+/* O_PATH needs no read permission on the directory (chdir does not
+ * either); looking up "." in it needs the search permission chdir needs,
+ * checked for the same ids by the same path walk (faccessat would need
+ * faccessat2, which old seccomp profiles refuse with EPERM).  The child
+ * then only calls fchdir. */
+int ti_os_dir_open(struct ti_os_dir *d, const char *path)
+{
+	int top, err = 0;
+
+	d->path = path;
+	d->fd = -1;
+	top = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (top < 0)
+		return -errno;
+	d->fd = openat(top, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (d->fd < 0)
+		err = errno;
+	close(top);
+	return -err;
+}
+
+int ti_os_dir_enter(const struct ti_os_dir *d)
+{
+	return fchdir(d->fd) < 0 ? errno : 0;
+}
+
+void ti_os_dir_close(struct ti_os_dir *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+}
+
+int ti_os_perf_paranoid(const char *root)
+{
+	char v[32];
+	int p;
+
+	if (!read_line(root, "/proc/sys/kernel/perf_event_paranoid", v, sizeof v) ||
+	    sscanf(v, "%d", &p) != 1)
+		return -100;
+	return p;
+}
+
+/* Arm's MIDR implementer and part numbers (Linux's
+ * arch/arm64/include/asm/cputype.h, Arm's technical reference manuals). */
+static const struct {
+	unsigned implementer, part;	/* part 0: the implementer's name alone */
+	const char *name;
+} arm_parts[] = {
+	{ 0x41, 0, "ARM" },
+	{ 0x41, 0xd03, "ARM Cortex-A53" },	{ 0x41, 0xd04, "ARM Cortex-A35" },
+	{ 0x41, 0xd05, "ARM Cortex-A55" },	{ 0x41, 0xd07, "ARM Cortex-A57" },
+	{ 0x41, 0xd08, "ARM Cortex-A72" },	{ 0x41, 0xd09, "ARM Cortex-A73" },
+	{ 0x41, 0xd0a, "ARM Cortex-A75" },	{ 0x41, 0xd0b, "ARM Cortex-A76" },
+	{ 0x41, 0xd0c, "ARM Neoverse-N1" },	{ 0x41, 0xd0d, "ARM Cortex-A77" },
+	{ 0x41, 0xd40, "ARM Neoverse-V1" },	{ 0x41, 0xd41, "ARM Cortex-A78" },
+	{ 0x41, 0xd44, "ARM Cortex-X1" },	{ 0x41, 0xd46, "ARM Cortex-A510" },
+	{ 0x41, 0xd47, "ARM Cortex-A710" },	{ 0x41, 0xd48, "ARM Cortex-X2" },
+	{ 0x41, 0xd49, "ARM Neoverse-N2" },	{ 0x41, 0xd4f, "ARM Neoverse-V2" },
+	{ 0x41, 0xd80, "ARM Cortex-A520" },	{ 0x41, 0xd81, "ARM Cortex-A720" },
+	{ 0x41, 0xd82, "ARM Cortex-X4" },	{ 0x41, 0xd84, "ARM Neoverse-V3" },
+	{ 0x41, 0xd8e, "ARM Neoverse-N3" },
+	{ 0x42, 0, "Broadcom" },		{ 0x43, 0, "Cavium" },
+	{ 0x43, 0x0af, "Cavium ThunderX2" },
+	{ 0x46, 0, "Fujitsu" },			{ 0x46, 0x001, "Fujitsu A64FX" },
+	{ 0x48, 0, "HiSilicon" },		{ 0x48, 0xd01, "HiSilicon TaiShan v110" },
+	{ 0x4e, 0, "NVIDIA" },			{ 0x50, 0, "APM" },
+	{ 0x51, 0, "Qualcomm" },		{ 0x61, 0, "Apple" },
+	{ 0xc0, 0, "Ampere" },			{ 0xc0, 0xac3, "Ampere-1" },
+	{ 0xc0, 0xac4, "Ampere-1a" },
+};
+
+/* "ARM Neoverse-N1", or "ARM part 0xd99" for a part not in the table. */
+static void arm_name(unsigned implementer, unsigned part, char *out, size_t len)
+{
+	const char *vendor = NULL;
+
+	for (size_t i = 0; i < sizeof arm_parts / sizeof arm_parts[0]; i++) {
+		if (arm_parts[i].implementer != implementer)
+			continue;
+		if (arm_parts[i].part == part) {
+			snprintf(out, len, "%s", arm_parts[i].name);
+			return;
+		}
+		if (arm_parts[i].part == 0)
+			vendor = arm_parts[i].name;
+	}
+	if (vendor)
+		snprintf(out, len, "%s part 0x%03x", vendor, part);
+	else
+		snprintf(out, len, "implementer 0x%02x part 0x%03x", implementer, part);
+}
+
+void ti_os_cpu_model(const char *root, char *out, size_t len)
+{
+	char full[512], line[1024];
+	long implementer = 0, part = 0;
+	bool have_impl = false, have_part = false;
+	unsigned long long midr;
+	FILE *f;
+
+	if (len)
+		out[0] = '\0';
+	snprintf(full, sizeof full, "%s/proc/cpuinfo", root ? root : "");
+	if ((f = fopen(full, "re")) != NULL) {
+		while (fgets(line, sizeof line, f)) {
+			char *v = strchr(line, ':');
+
+			if (!v)
+				continue;
+			v += 1 + strspn(v + 1, " \t");
+			v[strcspn(v, "\n")] = '\0';
+			/* x86 "model name", 32-bit Arm "Processor"; arm64 names
+			 * only the MIDR fields, CPU 0's first. */
+			if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Processor", 9) == 0) {
+				snprintf(out, len, "%s", v);
+				break;
+			}
+			if (!have_impl && strncmp(line, "CPU implementer", 15) == 0)
+				have_impl = sscanf(v, "%li", &implementer) == 1;
+			else if (!have_part && strncmp(line, "CPU part", 8) == 0)
+				have_part = sscanf(v, "%li", &part) == 1;
+		}
+		fclose(f);
+	}
+	if (len && out[0])
+		return;
+	if (have_impl && have_part) {
+		arm_name((unsigned)implementer, (unsigned)part, out, len);
+		return;
+	}
+	/* No /proc/cpuinfo fields (some containers): MIDR_EL1 itself, the
+	 * implementer in bits 31:24 and the part in 15:4 (Arm ARM, D19.2). */
+	if (read_line(root, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", line,
+		      sizeof line) &&
+	    sscanf(line, "%llx", &midr) == 1)
+		arm_name((unsigned)(midr >> 24 & 0xff), (unsigned)(midr >> 4 & 0xfff), out, len);
+}
+
+uint64_t ti_os_maxrss_bytes(long ru_maxrss)
+{
+	/* getrusage(2): ru_maxrss is in kilobytes. */
+	return (uint64_t)ru_maxrss * 1024;
+}
+
+bool ti_os_fd_link(const char *link)
+{
+	const char *slash = strrchr(link, '/');
+	char dir[PATH_MAX];
+	struct statfs sf;
+
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - link) + 1, link);
+	return statfs(dir, &sf) == 0 && sf.f_type == 0x9fa0; /* PROC_SUPER_MAGIC */
+}
+
+/* The noise checks: --check-env and the "environment" of --json. */
+
+static void governors(const struct ti_envcheck_opts *o, const struct ti_cpuset *cpus,
+		      struct ti_env_item *items, size_t *n)
+{
+	/* CPUs grouped by governor, in order of first appearance. */
+	struct { char gov[64]; struct ti_cpuset set; } groups[8];
+	size_t ngroups = 0;
+	struct ti_cpuset none = { 0 };
+
+	for (long c = -1; (c = ti_cpuset_next(cpus, c)) >= 0;) {
+		char path[96], gov[64];
+		size_t g;
+
+		snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%ld/cpufreq/scaling_governor",
+			 c);
+		if (!read_line(o->root, path, gov, sizeof gov)) {
+			ti_cpuset_add(&none, (unsigned long)c);
+			continue;
+		}
+		for (g = 0; g < ngroups && strcmp(groups[g].gov, gov) != 0; g++)
+			;
+		if (g == ngroups) {
+			if (ngroups == sizeof groups / sizeof groups[0])
+				continue;
+			snprintf(groups[g].gov, sizeof groups[g].gov, "%s", gov);
+			groups[g].set = (struct ti_cpuset){ 0 };
+			ngroups++;
+		}
+		ti_cpuset_add(&groups[g].set, (unsigned long)c);
+	}
+	for (size_t g = 0; g < ngroups; g++) {
+		char list[32], name[48];
+		bool perf = strcmp(groups[g].gov, "performance") == 0;
+		struct ti_env_item *it;
+
+		ti_cpuset_format(&groups[g].set, list, sizeof list);
+		snprintf(name, sizeof name, "governor cpu%s", list);
+		it = ti_env_add(items, n, name, perf ? TI_VERDICT_OK : TI_VERDICT_NOISY);
+		snprintf(it->value, sizeof it->value, "%.63s", groups[g].gov);
+		if (!perf)
+			snprintf(it->fix, sizeof it->fix, "cpupower -c %s frequency-set -g performance",
+				 list);
+		ti_cpuset_free(&groups[g].set);
+	}
+	if (ti_cpuset_count(&none)) {
+		char list[32], name[48];
+		struct ti_env_item *it;
+
+		ti_cpuset_format(&none, list, sizeof list);
+		snprintf(name, sizeof name, "governor cpu%s", list);
+		it = ti_env_add(items, n, name, TI_VERDICT_UNKNOWN);
+		snprintf(it->value, sizeof it->value, "no cpufreq (frequency set by the %s)",
+			 "firmware or hypervisor");
+	}
+	ti_cpuset_free(&none);
+}
+
+static void turbo(const struct ti_envcheck_opts *o, struct ti_env_item *items, size_t *n)
+{
+	char v[32];
+	struct ti_env_item *it;
+
+	if (read_line(o->root, "/sys/devices/system/cpu/intel_pstate/no_turbo", v, sizeof v)) {
+		bool off = strcmp(v, "1") == 0;
+		it = ti_env_add(items, n, "turbo", off ? TI_VERDICT_OK : TI_VERDICT_NOISY);
+		snprintf(it->value, sizeof it->value, "%s (intel_pstate/no_turbo %s)",
+			 off ? "off" : "on", v);
+		if (!off)
+			snprintf(it->fix, sizeof it->fix,
+				 "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo");
+	} else if (read_line(o->root, "/sys/devices/system/cpu/cpufreq/boost", v, sizeof v)) {
+		bool off = strcmp(v, "0") == 0;
+		it = ti_env_add(items, n, "turbo", off ? TI_VERDICT_OK : TI_VERDICT_NOISY);
+		snprintf(it->value, sizeof it->value, "%s (cpufreq/boost %s)", off ? "off" : "on", v);
+		if (!off)
+			snprintf(it->fix, sizeof it->fix,
+				 "echo 0 > /sys/devices/system/cpu/cpufreq/boost");
+	} else {
+		it = ti_env_add(items, n, "turbo", TI_VERDICT_UNKNOWN);
+		snprintf(it->value, sizeof it->value, "not exposed (no intel_pstate/no_turbo, "
+						      "no cpufreq/boost)");
+	}
+}
+
+static void smt(const struct ti_envcheck_opts *o, const struct ti_cpuset *cpus,
+		struct ti_env_item *items, size_t *n)
+{
+	bool known = false;
+	struct ti_env_item *it;
+	struct ti_cpuset sib = { 0 };
+	char shared[128] = "";
+
+	for (long c = -1; (c = ti_cpuset_next(cpus, c)) >= 0;) {
+		char path[96], list[64];
+
+		snprintf(path, sizeof path,
+			 "/sys/devices/system/cpu/cpu%ld/topology/thread_siblings_list", c);
+		if (!read_line(o->root, path, list, sizeof list) || ti_cpuset_parse(list, &sib) < 0)
+			continue;
+		known = true;
+		if (ti_cpuset_count(&sib) > 1 && shared[0] == '\0')
+			snprintf(shared, sizeof shared, "cpu%ld shares a core with cpus %s", c, list);
+	}
+	ti_cpuset_free(&sib);
+	if (!known) {
+		it = ti_env_add(items, n, "smt", TI_VERDICT_UNKNOWN);
+		snprintf(it->value, sizeof it->value, "no topology in sysfs");
+	} else if (shared[0]) {
+		it = ti_env_add(items, n, "smt", TI_VERDICT_NOISY);
+		snprintf(it->value, sizeof it->value, "%s", shared);
+		snprintf(it->fix, sizeof it->fix,
+			 "echo off > /sys/devices/system/cpu/smt/control (or keep the siblings idle)");
+	} else {
+		it = ti_env_add(items, n, "smt", TI_VERDICT_OK);
+		snprintf(it->value, sizeof it->value, "no sibling threads on these CPUs");
+	}
+}
+
+static void isolation(const struct ti_envcheck_opts *o, const struct ti_cpuset *cpus,
+		      struct ti_env_item *items, size_t *n)
+{
+	char iso[128], nohz[128];
+	bool have_iso = read_line(o->root, "/sys/devices/system/cpu/isolated", iso, sizeof iso);
+	bool have_nohz = read_line(o->root, "/sys/devices/system/cpu/nohz_full", nohz, sizeof nohz);
+	struct ti_env_item *it;
+	struct ti_cpuset set = { 0 };
+	char list[32];
+
+	if (o->cpus) {
+		ti_cpuset_format(cpus, list, sizeof list);
+	} else {
+		/* Nothing chosen: suggest the last CPU, CPU 0 keeps the
+		 * housekeeping (timers, interrupts). */
+		long last = 0;
+		for (long c = -1; (c = ti_cpuset_next(cpus, c)) >= 0;)
+			last = c;
+		snprintf(list, sizeof list, "%ld", last);
+	}
+	if (!have_iso && !have_nohz) {
+		it = ti_env_add(items, n, "isolcpus", TI_VERDICT_UNKNOWN);
+		snprintf(it->value, sizeof it->value, "not exposed");
+		return;
+	}
+	/* "(null)" is what older kernels print for an empty nohz_full. */
+	if (!have_nohz || strcmp(nohz, "(null)") == 0)
+		nohz[0] = '\0';
+	/* Quiet CPUs: the command's CPUs all isolated from the scheduler. */
+	bool isolated = false;
+	if (o->cpus && iso[0] && ti_cpuset_parse(iso, &set) == 0)
+		isolated = ti_cpuset_subset(o->cpus, &set);
+	ti_cpuset_free(&set);
+	it = ti_env_add(items, n, "isolcpus", isolated ? TI_VERDICT_OK : TI_VERDICT_NOISY);
+	snprintf(it->value, sizeof it->value, "isolated %s, nohz_full %s", iso[0] ? iso : "none",
+		 nohz[0] ? nohz : "none");
+	if (!isolated)
+		snprintf(it->fix, sizeof it->fix,
+			 "boot with isolcpus=%s nohz_full=%s rcu_nocbs=%s, then timeit --cpu %s",
+			 list, list, list, list);
+}
+
+static void load(const struct ti_envcheck_opts *o, struct ti_env_item *items, size_t *n)
+{
+	char v[128];
+	struct ti_env_item *it;
+	double l1;
+
+	if (!read_line(o->root, "/proc/loadavg", v, sizeof v) || sscanf(v, "%lf", &l1) != 1) {
+		it = ti_env_add(items, n, "load", TI_VERDICT_UNKNOWN);
+		snprintf(it->value, sizeof it->value, "/proc/loadavg unreadable");
+		return;
+	}
+	/* Half a runnable task on average: something else competes now and
+	 * then for the CPUs, the caches and the memory bus. */
+	it = ti_env_add(items, n, "load", l1 < 0.5 ? TI_VERDICT_OK : TI_VERDICT_NOISY);
+	snprintf(it->value, sizeof it->value, "%.2f (1-minute average)", l1);
+	if (l1 >= 0.5)
+		snprintf(it->fix, sizeof it->fix, "stop other work on the machine (see top)");
+}
+
+static void paranoid(const struct ti_envcheck_opts *o, struct ti_env_item *items, size_t *n)
+{
+	struct ti_env_item *it;
+	int p = ti_os_perf_paranoid(o->root);
+
+	if (p == -100) {
+		it = ti_env_add(items, n, "perf_event_paranoid", TI_VERDICT_UNKNOWN);
+		snprintf(it->value, sizeof it->value, "missing: no perf events in this kernel");
+		return;
+	}
+	/* 2: user space only for unprivileged users, so kernel time of the
+	 * command is missing from its counts; root is not restricted. */
+	bool ok = p <= 1 || (o->root_user && p <= 2);
+	it = ti_env_add(items, n, "perf_event_paranoid", ok ? TI_VERDICT_OK : TI_VERDICT_NOISY);
+	snprintf(it->value, sizeof it->value, "%d%s", p,
+		 ok && p > 1 ? " (running as root: not restricted)"
+		 : p >= 3 ? " (no perf events for unprivileged users)"
+		 : p == 2 ? " (user space only)" : "");
+	if (!ok)
+		snprintf(it->fix, sizeof it->fix, "sysctl kernel.perf_event_paranoid=1");
+}
+
+static void aslr(const struct ti_envcheck_opts *o, struct ti_env_item *items, size_t *n)
+{
+	char v[32];
+	struct ti_env_item *it;
+
+	if (!read_line(o->root, "/proc/sys/kernel/randomize_va_space", v, sizeof v)) {
+		it = ti_env_add(items, n, "aslr", TI_VERDICT_UNKNOWN);
+		snprintf(it->value, sizeof it->value, "randomize_va_space unreadable");
+		return;
+	}
+	bool ok = strcmp(v, "0") == 0 || o->no_aslr;
+	it = ti_env_add(items, n, "aslr", ok ? TI_VERDICT_OK : TI_VERDICT_NOISY);
+	snprintf(it->value, sizeof it->value, "randomize_va_space %s%s", v,
+		 strcmp(v, "0") != 0 && o->no_aslr ? " (off for the command: --no-aslr)" : "");
+	if (!ok)
+		snprintf(it->fix, sizeof it->fix,
+			 "timeit --no-aslr (or sysctl kernel.randomize_va_space=0)");
+}
+
+/* x86 /proc/cpuinfo "flags": hypervisor, constant_tsc, nonstop_tsc. */
+static void cpu_flags(const struct ti_envcheck_opts *o, struct ti_env_item *items, size_t *n)
+{
+	char full[512], line[4096], hv[64] = "";
+	bool have_flags = false, hyper = false, ctsc = false, ntsc = false;
+	struct ti_env_item *it;
+	FILE *f;
+
+	snprintf(full, sizeof full, "%s/proc/cpuinfo", o->root);
+	if ((f = fopen(full, "re")) != NULL) {
+		while (fgets(line, sizeof line, f)) {
+			if (strncmp(line, "flags", 5) != 0)
+				continue;
+			have_flags = true;
+			/* Every flag between spaces, the last one too. */
+			line[strcspn(line, "\n")] = '\0';
+			if (strlen(line) + 1 < sizeof line)
+				strcat(line, " ");
+			hyper = strstr(line, " hypervisor ") != NULL;
+			ctsc = strstr(line, " constant_tsc ") != NULL;
+			ntsc = strstr(line, " nonstop_tsc ") != NULL;
+			break;
+		}
+		fclose(f);
+	}
+	read_line(o->root, "/sys/hypervisor/type", hv, sizeof hv);
+	if (!have_flags && !hv[0]) {
+		it = ti_env_add(items, n, "hypervisor", TI_VERDICT_UNKNOWN);
+		snprintf(it->value, sizeof it->value, "no x86 cpu flags");
+	} else if (hyper || hv[0]) {
+		it = ti_env_add(items, n, "hypervisor", TI_VERDICT_NOISY);
+		snprintf(it->value, sizeof it->value, "present%s%s: steal time, no or virtual PMU",
+			 hv[0] ? " " : "", hv);
+		snprintf(it->fix, sizeof it->fix, "measure on bare metal");
+	} else {
+		it = ti_env_add(items, n, "hypervisor", TI_VERDICT_OK);
+		snprintf(it->value, sizeof it->value, "none");
+	}
+	const char *kind = ti_tsc_kind();
+	if (!have_flags && kind && strcmp(kind, "cntvct_el0") == 0) {
+		/* arm64: the generic timer counts at the fixed cntfrq_el0 rate
+		 * by definition (Arm ARM, D11.1), no cpu flag to ask. */
+		it = ti_env_add(items, n, "tsc", TI_VERDICT_OK);
+		snprintf(it->value, sizeof it->value, "invariant (%s, a fixed-rate timer)", kind);
+	} else if (!have_flags) {
+		it = ti_env_add(items, n, "tsc", TI_VERDICT_UNKNOWN);
+		snprintf(it->value, sizeof it->value, "no x86 cpu flags");
+	} else {
+		bool inv = ctsc && ntsc;
+		it = ti_env_add(items, n, "tsc", inv ? TI_VERDICT_OK : TI_VERDICT_NOISY);
+		snprintf(it->value, sizeof it->value, "%s (constant_tsc %s, nonstop_tsc %s)",
+			 inv ? "invariant" : "not invariant", ctsc ? "yes" : "no", ntsc ? "yes" : "no");
+		if (!inv)
+			snprintf(it->fix, sizeof it->fix,
+				 "none: tsc-ticks are not a clock here, use real");
+	}
+}
+
+void ti_os_envcheck(const struct ti_envcheck_opts *o, const struct ti_cpuset *cpus,
+		    struct ti_env_item *items, size_t *n)
+{
+	governors(o, cpus, items, n);
+	turbo(o, items, n);
+	smt(o, cpus, items, n);
+	isolation(o, cpus, items, n);
+	load(o, items, n);
+	paranoid(o, items, n);
+	aslr(o, items, n);
+	cpu_flags(o, items, n);
+}
