@@ -482,7 +482,11 @@ static void isolation(const struct ti_envcheck_opts *o, const struct ti_cpuset *
 		snprintf(it->value, sizeof it->value, "not exposed");
 		return;
 	}
-	/* "(null)" is what older kernels print for an empty nohz_full. */
+	/* Each list read or empty: one may be missing while the other is
+	 * there.  "(null)" is what older kernels print for an empty
+	 * nohz_full. */
+	if (!have_iso)
+		iso[0] = '\0';
 	if (!have_nohz || strcmp(nohz, "(null)") == 0)
 		nohz[0] = '\0';
 	/* Quiet CPUs: the command's CPUs all isolated from the scheduler. */

@@ -197,6 +197,17 @@ static void put(const char *root, const char *path, const char *text)
 	}
 }
 
+/* Fill the stack below the caller with 'X', so that a buffer of a function
+ * it calls next that is read before it is written holds garbage rather
+ * than a lucky zero. */
+static __attribute__((noinline)) void dirty_stack(void)
+{
+	volatile char junk[65536];
+
+	for (size_t i = 0; i < sizeof junk; i++)
+		junk[i] = 'X';
+}
+
 static const struct ti_env_item *item(const struct ti_env_item *items, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
@@ -308,6 +319,27 @@ static void envcheck(void)
 	TAP_OK(it && it->verdict == TI_VERDICT_UNKNOWN, "no cpufreq: unknown");
 	it = item(items, n, "smt");
 	TAP_OK(it && it->verdict == TI_VERDICT_UNKNOWN, "no topology: unknown");
+
+	/* nohz_full readable, isolated not (a kernel without isolcpus
+	 * support in sysfs): the isolated list is "none", not whatever the
+	 * stack held. */
+	char only_nohz[] = "/tmp/timeit-env-XXXXXX";
+	if (!mkdtemp(only_nohz)) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		exit(99);
+	}
+	put(only_nohz, "/sys/devices/system/cpu/nohz_full", "2-3\n");
+	ti_cpuset_parse("3", &cpus);
+	struct ti_envcheck_opts nohz = { only_nohz, &cpus, false, false };
+	dirty_stack();
+	n = ti_envcheck(&nohz, items);
+	it = item(items, n, "isolcpus");
+	TAP_OK(it && it->verdict == TI_VERDICT_NOISY &&
+	       strcmp(it->value, "isolated none, nohz_full 2-3") == 0,
+	       "only nohz_full: isolcpus '%s'", it ? it->value : "(missing)");
+	snprintf(path, sizeof path, "rm -rf '%s'", only_nohz);
+	if (system(path) != 0)
+		printf("# could not remove %s\n", only_nohz);
 
 	/* Nothing readable at all: every item unknown, nothing fails. */
 	struct ti_envcheck_opts none = { "/nonexistent-timeit-root", &cpus, false, false };
