@@ -39,6 +39,26 @@ int main(int argc, char **argv)
 	for (long j = 0; j <= n; j++)
 		sum += (uint64_t)prev[j] * (uint64_t)(j % 7 + 1);
 	printf("n %ld\nlcs %d\nchecksum %llu\n", n, prev[n], (unsigned long long)sum);
+#ifdef AB_LIVE
+	/* bench/ab-live's knob: 3 % more work of the same kind (rows of the table),
+	 * after the results are printed, so that the output is unchanged. */
+	for (long i = 1; i <= n * 3 / 100; i++) {
+		int32_t *t;
+		for (long j = 1; j <= n; j++) {
+			if (a[i - 1] == b[j - 1])
+				cur[j] = prev[j - 1] + 1;
+			else
+				cur[j] = prev[j] > cur[j - 1] ? prev[j] : cur[j - 1];
+		}
+		t = prev;
+		prev = cur;
+		cur = t;
+	}
+	{
+		volatile int32_t sink = prev[n];
+		(void)sink;
+	}
+#endif
 	free(a);
 	free(b);
 	free(prev);
