@@ -55,17 +55,12 @@ ab() {
 		COMPARE_FLAGS=--no-color ${AB_ARGS:-} > "$o.out" 2>&1 ||
 		{ tail -n 20 "$o.out" >&2; echo "ab-live: make ab failed ($o.out)" >&2; exit 1; }
 	t1=$(date +%s)
-	# The verdicts, from the table make ab printed (its header names the
-	# columns); the rounds from O/ab-stop.tsv.
-	awk -v p="$1" -v r="$2" -v k="$3" -v stop="$o/ab-stop.tsv" '
+	# The verdicts from O/ab.csv (its header names the columns), the
+	# rounds from O/ab-stop.tsv.
+	awk -F, -v p="$1" -v r="$2" -v k="$3" -v stop="$o/ab-stop.tsv" '
 	BEGIN { while ((getline l < stop) > 0) { split(l, f, "\t"); rounds[f[1]] = f[2] } }
-	/^benchmark / && !vcol { for (i = 1; i <= NF; i++) if ($i == "verdict") vcol = i; next }
-	vcol && ($1 in rounds) && !seen[$1]++ {
-		v = ""
-		for (i = 1; i <= NF; i++)
-			if ($i ~ /^(improved|regressed|unchanged|undecided|noisy|failed|missing)$/) { v = $i; break }
-		print p, r, k, $1, v, rounds[$1]
-	}' "$o.out" >> "$work/verdicts"
+	NR == 1 { for (i = 1; i <= NF; i++) if ($i == "verdict") v = i; next }
+	{ print p, r, k, $1, $v, rounds[$1] }' "$o/ab.csv" >> "$work/verdicts"
 	runs=$(awk -F '\t' '{ n += $2 } END { print n + 0 }' "$o/ab-stop.tsv")
 	echo "$1 $2 $3 $runs $((t1 - t0))" >> "$work/runs"
 	echo "  $1 $2 #$3: $runs runs a side, $((t1 - t0)) s" >&2

@@ -55,6 +55,8 @@ printf '1 AB hash tak\n2 BA hash tak\n3 AB hash tak\n' > want
 cmp -s want "$tmp/same/ab-rounds.log" || fail "order of the rounds not recorded: $(cat "$tmp/same/ab-rounds.log")"
 grep -Eq '^hash +3  fixed$' same.out || fail "no rounds table"
 head -c 200 "$tmp/same/ab.svg" | grep -q '<svg' || fail "no SVG plot"
+head -n 1 "$tmp/same/ab.csv" | grep -q '^benchmark,.*,verdict,' || fail "no ab.csv: $(cat "$tmp/same/ab.csv")"
+grep -q '^hash,3,3,' "$tmp/same/ab.csv" || fail "ab.csv lacks hash's row"
 grep -q '"cflags": "-O2 -DUNUSED_MACRO=1"' "$tmp/same/B/report.json" ||
 	fail "side B's report lacks its flags"
 # Each side's LNT report is itself an input timeit-compare reads.

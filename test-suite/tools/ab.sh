@@ -45,6 +45,10 @@ cst=0
 # shellcheck disable=SC2086
 "$TIMEIT_COMPARE" ${AB_COMPARE_ARGS:-} --svg "$out/ab.svg" "$out/A/results" "$out/B/results" \
 	> "$out/ab.txt" || cst=$?
+# The same verdicts as CSV, for scripts (make demo-aa, bench/ab-live).
+# shellcheck disable=SC2086
+"$TIMEIT_COMPARE" ${AB_COMPARE_ARGS:-} --format csv "$out/A/results" "$out/B/results" \
+	> "$out/ab.csv" 2> /dev/null || [ "$cst" -ne 0 ] || cst=$?
 awk -v same="$same" '
 BEGIN { n = split(same, s, " "); for (i = 1; i <= n; i++) id[s[i]] = 1 }
 $1 in id { print $0 "  [no code change]"; next }
