@@ -38,7 +38,7 @@ lit_config.load_config(config, '$suite/lit.cfg')
 EOS
 }
 mkbuild "$tmp/a" 0 0
-mkbuild "$tmp/b" 60 -40
+mkbuild "$tmp/b" 100 -50
 
 # fake-compare: logs its arguments; --undecided prints line K of
 # $tmp/plan at its K-th call; otherwise a table.
@@ -98,22 +98,24 @@ grep -q "^timeit-ab: round 3 (at most 5): 2 undecided" err || fail "progress: $(
 expect_status 2 "$ab" --lit "$lit" --compare "$tmp/fake-compare" -o "$tmp/o" "$tmp/a" "$tmp/b" 2> err
 grep -q "$tmp/o: exists and is not empty" err || fail "reused output: $(cat err)"
 
-# For real: five fixed rounds, timeit-compare over them: slow.test
+# For real: six fixed rounds, timeit-compare over them: slow.test
 # regressed, fast.test improved, the exit status 1.
-expect_status 1 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/r" -n 5 -q \
+expect_status 1 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/r" -n 6 -q \
 	-C --no-color "$tmp/a" "$tmp/b" > real.out 2> real.err
 cat real.out
 [ ! -s real.err ] || fail "--quiet printed: $(cat real.err)"
-grep -Eq '^slow\.test +5 +5 .* regressed' real.out || fail "slow.test not regressed"
-grep -Eq '^fast\.test +5 +5 .* improved' real.out || fail "fast.test not improved"
-grep -Eq '^slow\.test +5  fixed$' real.out || fail "no rounds table"
+grep -Eq '^slow\.test +6 +6 .* regressed' real.out || fail "slow.test not regressed"
+grep -Eq '^fast\.test +6 +6 .* improved' real.out || fail "fast.test not improved"
+grep -Eq '^slow\.test +6  fixed$' real.out || fail "no rounds table"
 head -n "$(wc -l < "$tmp/r/verdict.txt")" real.out | cmp -s - "$tmp/r/verdict.txt" ||
 	fail "verdict.txt differs from what was printed"
 
-# The budget: a round takes well over a second (two lit runs); with 1 s
-# no second round starts.
+# The budget: a lit that takes a second more makes a round last over
+# 2 s; with 1 s no second round starts.
+printf '#!/bin/sh\nsleep 1\nexec %s "$@"\n' "'$lit'" > slow-lit
+chmod +x slow-lit
 : > calls
-expect_status 1 "$ab" --lit "$lit" --compare "$tmp/fake-compare" -o "$tmp/bud" --budget 1 \
+expect_status 1 "$ab" --lit "$tmp/slow-lit" --compare "$tmp/fake-compare" -o "$tmp/bud" --budget 1 \
 	"$tmp/a" "$tmp/b" > bud.out 2> /dev/null
 grep -Eq '^slow\.test +1  budget$' bud.out || fail "budget: $(cat bud.out)"
 ! grep -q -- --undecided calls || fail "a look before --min-samples"
