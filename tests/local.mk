@@ -76,8 +76,8 @@ TESTS += tests/vgcount-cache.sh tests/vgcount-limits.sh
 EXTRA_DIST += tests/vgcount-cache.sh tests/vgcount-limits.sh tests/loop-order.c
 
 # Black-box tests of the timeit binary.
-TESTS += tests/cli.sh tests/exit-status.sh tests/summary.sh
-EXTRA_DIST += tests/cli.sh tests/exit-status.sh tests/summary.sh
+TESTS += tests/cli.sh tests/exit-status.sh tests/summary.sh tests/timeit-options.sh
+EXTRA_DIST += tests/cli.sh tests/exit-status.sh tests/summary.sh tests/timeit-options.sh
 TESTS += tests/signals.sh tests/redirect.sh tests/limits.sh tests/measure.sh
 EXTRA_DIST += tests/signals.sh tests/redirect.sh tests/limits.sh tests/measure.sh
 

@@ -56,6 +56,21 @@ for page in "$top_srcdir"/man/*.1; do
 	lint "$page"
 done
 
+# The Makefile example's recipe line starts with a tab: rendered, it must
+# sit a tab's width in, not at the tab stop a table before it left (groff
+# -t, as man(1) formats it).
+for fmt in groff mandoc; do
+	command -v "$fmt" > /dev/null 2>&1 || continue
+	case $fmt in
+	groff) groff -t -man -Tascii -P-c -P-b -P-u "$man1" 2> /dev/null ;;
+	mandoc) mandoc -Tascii "$man1" | sed 's/.\x08//g' ;;
+	esac > rendered
+	# shellcheck disable=SC2016 # a literal make variable
+	line=$(grep -F -- '$(TIMEIT) --summary' rendered) || fail "$fmt: no Makefile example"
+	lead=${line%%[! ]*}
+	[ "${#lead}" -le 30 ] || fail "$fmt renders the Makefile example's tab as ${#lead} columns"
+done
+
 # Every key of the --json documents of a repeated, a failed, a signalled
 # and an uncounted run is in the man page (the schema).
 command -v jq >/dev/null 2>&1 || skip "jq is not installed: the JSON schema was not checked"

@@ -5,7 +5,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpuset.h"
@@ -155,8 +157,10 @@ static bool number(const char *opt, const char *s, uint64_t *v, char *msg, size_
 	return rc == 0;
 }
 
-enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *o,
-				      char *msg, size_t len)
+/* Parse ARGV, whose words 1..ENV_WORDS came from TIMEIT_OPTIONS; *AT is
+ * left at the word a failure is about. */
+static enum ti_parse_result parse(int argc, char **argv, int env_words, int *at,
+				  struct ti_options *o, char *msg, size_t len)
 {
 	const char *events = NULL, *vg_option = NULL;
 	int i;
@@ -165,13 +169,18 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 	o->repeat = 1;
 	o->vg_weights.l1 = TI_VGCOUNT_WEIGHT_L1;
 	o->vg_weights.ll = TI_VGCOUNT_WEIGHT_LL;
-	o->argc = argc;
-	o->argv = argv;
+	o->argc = argc - env_words;
 	msg[0] = '\0';
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		char name[64];
 		const char *arg = argv[i], *value = NULL, *eq;
 		const struct option_def *d;
+
+		*at = i;
+		if (strcmp(arg, "--") == 0 && i <= env_words) {
+			snprintf(msg, len, "'--' ends timeit's options on its command line only");
+			return TI_PARSE_INVALID;
+		}
 
 		if (strcmp(arg, "--") == 0) {
 			i++;
@@ -195,7 +204,7 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 			return TI_PARSE_USAGE;
 		}
 		if (d->arg != ARG_NONE && !value) {
-			if (i + 1 >= argc) {
+			if (i + 1 >= argc || i == env_words) {
 				snprintf(msg, len, "%s argument requires an option", arg);
 				return TI_PARSE_USAGE;
 			}
@@ -334,6 +343,13 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 		}
 		}
 	}
+	*at = i;
+	if (i <= env_words) {
+		snprintf(msg, len, "'%s' is not an option (the command goes on the command line)",
+			 argv[i]);
+		return TI_PARSE_INVALID;
+	}
+	*at = argc;
 	/* An action that runs no command. */
 	if (o->list_events || o->check_env)
 		return TI_PARSE_OK;
@@ -368,4 +384,113 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 		ti_events_default(&o->events);
 	}
 	return TI_PARSE_OK;
+}
+
+enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *o,
+				      char *msg, size_t len)
+{
+	int at;
+	enum ti_parse_result rc = parse(argc, argv, 0, &at, o, msg, len);
+
+	o->argv = argv;
+	return rc;
+}
+
+/* TIMEIT_OPTIONS split into words, and the command line it makes: kept for
+ * the whole run (the plan points into it), reachable until exit. */
+static char *env_text;
+static char **env_argv;
+
+/* Split S in place into words at blanks, as sh would with quotes: '...'
+ * literal, "..." with \ before \ " $ ` and newline, \ outside quotes
+ * taking the next character.  Store the words' starts in WORDS (when not
+ * NULL) and return their number, or -1 when a quote is not closed. */
+static int split_words(char *s, char **words)
+{
+	char *out = s;
+	int n = 0;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (!*s)
+			return n;
+		char *word = out;
+		while (*s && *s != ' ' && *s != '\t' && *s != '\n') {
+			if (*s == '\'') {
+				for (s++; *s && *s != '\''; )
+					*out++ = *s++;
+				if (!*s++)
+					return -1;
+			} else if (*s == '"') {
+				for (s++; *s && *s != '"'; ) {
+					if (*s == '\\' && s[1] && strchr("\\\"$`\n", s[1]))
+						s++;
+					*out++ = *s++;
+				}
+				if (!*s++)
+					return -1;
+			} else if (*s == '\\' && s[1]) {
+				s++;
+				*out++ = *s++;
+			} else {
+				*out++ = *s++;
+			}
+		}
+		/* The separator (or the end) is read past before the NUL is
+		 * written: OUT never overtakes S. */
+		bool end = !*s;
+
+		if (!end)
+			s++;
+		*out++ = '\0';
+		if (words)
+			words[n] = word;
+		n++;
+		if (end)
+			return n;
+	}
+}
+
+enum ti_parse_result ti_options_parse_env(const char *env, int argc, char **argv,
+					  struct ti_options *o, char *msg, size_t len)
+{
+	enum ti_parse_result rc;
+	int n = 0, at;
+	char *copy;
+
+	if (!env || !*env)
+		return ti_options_parse(argc, argv, o, msg, len);
+	/* Counted on one copy, split on another: splitting moves the text. */
+	if (!(copy = strdup(env)) || (n = split_words(copy, NULL)) < 0) {
+		memset(o, 0, sizeof *o);
+		snprintf(msg, len, "TIMEIT_OPTIONS: %s", copy ? "a quote is not closed"
+							       : strerror(errno));
+		free(copy);
+		return TI_PARSE_INVALID;
+	}
+	free(copy);
+	free(env_text);
+	free(env_argv);
+	env_text = strdup(env);
+	env_argv = calloc((size_t)argc + (size_t)n + 1, sizeof *env_argv);
+	if (!env_text || !env_argv) {
+		memset(o, 0, sizeof *o);
+		snprintf(msg, len, "TIMEIT_OPTIONS: %s", strerror(ENOMEM));
+		return TI_PARSE_INVALID;
+	}
+	env_argv[0] = argv[0];
+	split_words(env_text, env_argv + 1);
+	for (int i = 1; i < argc; i++)
+		env_argv[n + i] = argv[i];
+	rc = parse(argc + n, env_argv, n, &at, o, msg, len);
+	o->argv = argv;
+	o->env_options = env;
+	if (rc >= TI_PARSE_USAGE && at <= n) {
+		char why[256];
+
+		snprintf(why, sizeof why, "%s", msg);
+		snprintf(msg, len, "TIMEIT_OPTIONS: %s", why);
+	}
+	return rc;
 }

@@ -44,6 +44,7 @@ struct ti_options {
 	struct ti_vgcount_weights vg_weights;
 	int argc;
 	char **argv;		/* timeit's own command line, for --json */
+	const char *env_options;	/* TIMEIT_OPTIONS as given, or NULL */
 };
 
 enum ti_parse_result {
@@ -58,6 +59,13 @@ enum ti_parse_result {
  * was wrong, naming the option and the bad input. */
 enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *o,
 				      char *msg, size_t len);
+
+/* Parse as ti_options_parse, with the options in ENV (the value of
+ * TIMEIT_OPTIONS, split as sh splits words; NULL or empty: none) before
+ * those of ARGV, so that the command line's win.  ENV holds options and
+ * their values only; an error about one of its words says TIMEIT_OPTIONS. */
+enum ti_parse_result ti_options_parse_env(const char *env, int argc, char **argv,
+					  struct ti_options *o, char *msg, size_t len);
 
 /* The --help text, generated from the option table. */
 void ti_options_usage(FILE *f);

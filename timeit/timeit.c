@@ -198,6 +198,8 @@ static void format_json(struct ti_buf *b, const struct ti_options *c, const stru
 	for (int i = 0; i < c->argc; i++)
 		ti_json_string(&j, NULL, c->argv[i]);
 	ti_json_end(&j, ']');
+	/* The options a farm gave every run (null: none). */
+	ti_json_string(&j, "timeit_options", c->env_options);
 	ti_json_int(&j, "status", r->status);
 	ti_json_host(&j, "host", &h);
 	/* --check-env's facts, read after the runs (never inside one). */
@@ -347,7 +349,7 @@ int main(int argc, char **argv)
 	int rc, status;
 
 	open_std_fds();
-	switch (ti_options_parse(argc, argv, &c, msg, sizeof msg)) {
+	switch (ti_options_parse_env(getenv("TIMEIT_OPTIONS"), argc, argv, &c, msg, sizeof msg)) {
 	case TI_PARSE_OK:
 		break;
 	case TI_PARSE_HELP:
