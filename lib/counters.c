@@ -223,3 +223,12 @@ void ti_counters_to_record(const struct ti_counters *c, struct ti_record *r)
 	memcpy(r->counts, c->count, c->n * sizeof c->count[0]);
 	r->counters_err = c->nopened ? 0 : c->first_err;
 }
+
+const char *ti_counters_strerror(int err)
+{
+	/* The errnos perf stat prints as <not supported> (tools/perf,
+	 * evsel__open_strerror and the counter's "supported" flag). */
+	if (err == ENOENT || err == ENODEV || err == ENXIO || err == EOPNOTSUPP)
+		return "not supported on this machine";
+	return strerror(err);
+}

@@ -51,6 +51,12 @@ int ti_counters_read(struct ti_counters *c);
  * OPS NULL means ti_perf_sys. */
 int ti_counters_probe(const struct ti_perf_ops *ops, const struct ti_event *e, bool *user_only);
 
+/* Why an event could not be opened, from perf_event_open's errno ERR, in
+ * perf's words where perf has them: "not supported on this machine" for
+ * an event this CPU, VM or kernel does not have (perf stat's <not
+ * supported>), strerror's otherwise. */
+const char *ti_counters_strerror(int err);
+
 /* Close every fd. */
 void ti_counters_close(struct ti_counters *c);
 

@@ -702,10 +702,18 @@ if [ -s "$t/warn" ]; then
 	done <"$t/warn"
 fi
 case $end in
-timeout) echo "TIMING OUT PROCESS: $cmd0" >&2 ;;
-interrupted) echo "received signal $stop_signal. killing monitored process(es)" >&2 ;;
-signaled) echo "error: child terminated by signal $signal" >&2 ;;
-exec) echo "$prog: execv: $rest" >&2 ;;
+timeout) echo "$prog: TIMING OUT PROCESS: $cmd0" >&2 ;;
+interrupted) echo "$prog: error: received signal $stop_signal. killing monitored process(es): $cmd0" >&2 ;;
+signaled) echo "$prog: error: child terminated by signal $signal" >&2 ;;
+exec)
+	echo "$prog: execv: $rest" >&2
+	# 'sleep 0.1; true' given as one word is a shell command.
+	case $status:$cmd0 in
+	127:*[[:blank:]\;\&\|\<\>\(\)\$\`\'\"\*\?]*)
+		echo "$prog: hint: the command is one word with blanks or shell syntax in it; to run it through a shell: sh -c '$cmd0'" >&2
+		;;
+	esac
+	;;
 setup) echo "$prog: $what $rest" >&2 ;;
 esac
 
@@ -833,7 +841,7 @@ elif [ "$use_perf" = 1 ] && [ "$o_quiet" = 0 ] && { [ "$o_verbose" = 1 ] || [ "$
 	/^#/ || NF < 3 { next }
 	$3 ~ /:u$/ && index(evlist, $3) == 0 { sub(/:u$/, "", $3) }
 	$3 == "duration_time" || $3 == "user_time" || $3 == "system_time" { next }
-	$1 == "<not supported>" { printf "%s: note: event %s skipped: not supported\n", prog, $3 }
+	$1 == "<not supported>" { printf "%s: note: event %s skipped: not supported on this machine\n", prog, $3 }
 	$1 == "<not counted>" { printf "%s: note: event %s was never scheduled (not counted)\n", prog, $3 }
 	' "$t/csv" >&2
 fi

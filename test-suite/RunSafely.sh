@@ -54,8 +54,9 @@ status=$(sed -n 's/^exit \([0-9]*\)$/\1/p' "$summary" | sed 1q)
 [ -n "$status" ] || verdict "fail timeit summary"
 if [ "$status" -ne 0 ]; then
 	# Both --timeout and --limit-cpu end in SIGKILL (137); timeit says
-	# TIMING OUT PROCESS for the former.
-	if grep -q '^TIMING OUT PROCESS' "$outbase.err" || [ "$status" -eq 137 ]; then
+	# "PROG: TIMING OUT PROCESS" for the former (the reference and timeit
+	# both start it with their name).
+	if grep -q 'TIMING OUT PROCESS' "$outbase.err" || [ "$status" -eq 137 ]; then
 		verdict "fail timeout"
 	elif [ "$status" -gt 128 ]; then
 		verdict "fail signal $((status - 128))"

@@ -198,7 +198,16 @@ expect_status 0 "$TIMEIT" --summary s -c / --chdir "$tmp" "$AUX" pwd >out
 
 # Short and long spellings mean the same.
 expect_status 137 "$TIMEIT" -t 1 --summary s "$AUX" sleep 20000 2>err
-grep -q '^TIMING OUT PROCESS: ' err || fail "-t 1 did not time out"
+grep -q '^timeit: TIMING OUT PROCESS: ' err || fail "-t 1 did not time out"
 expect_status 0 "$TIMEIT" -p "$AUX" exit 0 2>err
 grep -q '^real ' err || fail "-p did not give the POSIX layout: $(cat err)"
 exit 0
+
+# --json -: the document on standard output and no file named "-";
+# --summary - still writes the file "-", as the reference does.
+"$TIMEIT" --json - "$AUX" exit 0 > j.out 2> /dev/null
+grep -q '"timeit_version"' j.out || fail "--json -: no document on stdout: $(head -c 200 j.out)"
+[ ! -e ./- ] || fail "--json - wrote a file named '-'"
+"$TIMEIT" --summary - "$AUX" exit 0
+[ "$(sed -n 1p ./-)" = "exit 0" ] || fail "--summary - did not write the file '-'"
+rm -f ./-

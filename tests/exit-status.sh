@@ -5,6 +5,7 @@
 # status (except with --append-exitstatus, where timeit itself returns 0).
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
+PERFWRAP=$top_builddir/perfwrap/timeit-perf
 
 # run WANT ARGS...: timeit --summary s ARGS exits WANT, and so says the
 # summary's first line.
@@ -28,14 +29,14 @@ run 0 "$AUX" exit 256
 # Killed by signal S: 128+S and the reference's message.
 for sig in 1 9 10 15; do
 	run $((128 + sig)) "$AUX" signal "$sig"
-	grep -qx "error: child terminated by signal $sig" err ||
+	grep -qx "timeit: error: child terminated by signal $sig" err ||
 		fail "signal $sig: stderr is '$(cat err)'"
 done
 # SIGSEGV and SIGABRT dump core by default; --limit-core 0 keeps the
 # scratch directory clean.
 for sig in 6 11; do
 	run $((128 + sig)) --limit-core 0 "$AUX" signal "$sig"
-	grep -qx "error: child terminated by signal $sig" err ||
+	grep -qx "timeit: error: child terminated by signal $sig" err ||
 		fail "signal $sig: stderr is '$(cat err)'"
 done
 
@@ -96,11 +97,28 @@ expect_status 127 "$TIMEIT" --summary s ./missing 2>/dev/null
 [ "$(sed -n 1p s)" = "exit 127" ] || fail "exec failure with stderr on /dev/null"
 # ... and with stderr closed.
 expect_status 127 "$TIMEIT" --summary s ./missing 2>&-
+# A shell command given as one word: the error, then a hint to use sh -c;
+# a plain missing command gets no hint.
+# shellcheck disable=SC2016 # a literal $HOME, for the shell it hints at
+for cmd in 'sleep 0.1; true' 'a b' 'x|y' 'echo $HOME'; do
+	expect_status 127 "$TIMEIT" --summary s "$cmd" 2>err
+	[ "$(sed -n 1p err)" = "timeit: execv: $cmd: No such file or directory" ] ||
+		fail "'$cmd': $(cat err)"
+	[ "$(sed -n 2p err)" = "timeit: hint: the command is one word with blanks or shell syntax in it; to run it through a shell: sh -c '$cmd'" ] ||
+		fail "'$cmd': no sh -c hint: $(cat err)"
+	if [ -x "$PERFWRAP" ] && [ -x /usr/bin/time ]; then
+		expect_status 127 "$PERFWRAP" -q --fallback --summary s "$cmd" 2>err
+		grep -qxF "timeit-perf: hint: the command is one word with blanks or shell syntax in it; to run it through a shell: sh -c '$cmd'" err ||
+			fail "timeit-perf '$cmd': no sh -c hint: $(cat err)"
+	fi
+done
+expect_status 127 "$TIMEIT" --summary s no-such-command-here 2>err
+grep -q hint err && fail "a plain missing command got a hint: $(cat err)"
 
 # --timeout: SIGKILL to the process group, 137, the reference's message.
 rm -f pf
 run 137 --timeout 1 "$AUX" pidfile pf spawn 2 30000 sleep 30000
-grep -qx "TIMING OUT PROCESS: $AUX" err || fail "--timeout: stderr is '$(cat err)'"
+grep -qx "timeit: TIMING OUT PROCESS: $AUX" err || fail "--timeout: stderr is '$(cat err)'"
 real=$(summary_value s real)
 in_range "$real" 0.9 20 || fail "--timeout 1 took $real s"
 # The child and the grandchildren it did not wait for are all gone.

@@ -76,6 +76,6 @@ set +e
 got=$?
 set -e
 [ "$got" -gt 128 ] || fail "writing past --limit-file-size 0: status $got"
-grep -q '^error: child terminated by signal ' err || fail "SIGXFSZ: stderr is '$(cat err)'"
+grep -q '^timeit: error: child terminated by signal ' err || fail "SIGXFSZ: stderr is '$(cat err)'"
 [ "$(sed -n 1p s)" = "exit $got" ] || fail "--limit-file-size 0 limited timeit's summary too"
 exit 0

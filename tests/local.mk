@@ -143,5 +143,5 @@ TESTS += tests/licence.sh tests/source-rules.sh
 EXTRA_DIST += tests/licence.sh tests/source-rules.sh
 
 # A release: NEWS, the version, the bug-report address, a quiet build.
-TESTS += tests/release.sh tests/gitignore.sh
-EXTRA_DIST += tests/release.sh tests/gitignore.sh
+TESTS += tests/release.sh tests/gitignore.sh tests/readme.sh
+EXTRA_DIST += tests/release.sh tests/gitignore.sh tests/readme.sh

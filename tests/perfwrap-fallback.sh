@@ -41,7 +41,7 @@ if [ -x /usr/bin/time ]; then
 	in_range "$(summary_value S maxrss)" 33554432 268435456 ||
 		fail "--fallback: maxrss $(summary_value S maxrss) for 32 MiB"
 	expect_status 139 "$PERFWRAP" -q --fallback --summary S "$AUX" signal 11 2>err
-	grep -q '^error: child terminated by signal 11$' err || fail "--fallback: signal: $(cat err)"
+	grep -q '^timeit-perf: error: child terminated by signal 11$' err || fail "--fallback: signal: $(cat err)"
 	grep -q 'note:' err && fail "--fallback -q: a note: $(cat err)"
 	expect_status 139 "$PERFWRAP" -q --fallback --summary S "$AUX" exit 139 2>err
 	[ ! -s err ] || fail "--fallback: exit 139 reported as a signal: $(cat err)"

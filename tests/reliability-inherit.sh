@@ -79,7 +79,7 @@ if command -v perl > /dev/null 2>&1; then
 	[ "$st" -eq 137 ] || fail "started with SIGTERM blocked: timeit exited $st, not 137"
 
 	expect_status 137 perl -e "$block" "$TIMEIT" -t 1 --summary s "$AUX" sleep 30000 2> err
-	grep -q '^TIMING OUT PROCESS' err || fail "started with SIGALRM blocked: $(cat err)"
+	grep -q '^timeit: TIMING OUT PROCESS' err || fail "started with SIGALRM blocked: $(cat err)"
 else
 	echo "note: no perl; the blocked-mask cases did not run" >&2
 fi

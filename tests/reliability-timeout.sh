@@ -29,7 +29,7 @@ export AUX
 expect_status 137 "$TIMEIT" -t 1 --summary s sh tree.sh 2> err
 [ -f started ] || fail "the tree never started"
 [ "$(head -n 1 s)" = "exit 137" ] || fail "summary after the timeout: $(cat s)"
-grep -q '^TIMING OUT PROCESS' err || fail "no timeout message: $(cat err)"
+grep -q '^timeit: TIMING OUT PROCESS' err || fail "no timeout message: $(cat err)"
 [ "$(wc -l < pids)" -eq 5 ] || fail "pids: $(cat pids)"
 while read -r p; do
 	dead "$p" || fail "process $p survived the timeout"

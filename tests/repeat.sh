@@ -90,7 +90,7 @@ set -e
 [ "$st" -eq 137 ] || fail "SIGTERM during --repeat: status $st"
 [ "$(summary_value s exit)" = 137 ] && [ "$(summary_value s n-runs)" = 1 ] ||
 	fail "SIGTERM during --repeat: $(cat s)"
-grep -q '^received signal 15\. killing monitored process(es)' err || fail "SIGTERM: $(cat err)"
+grep -q '^timeit: error: received signal 15\. killing monitored process(es): ' err || fail "SIGTERM: $(cat err)"
 
 # Redirect files hold the last measured run; --append-exitstatus appends once.
 rm -f count

@@ -26,7 +26,7 @@ for sig in INT:2 TERM:15 HUP:1; do
 	kill -s "$name" "$timeit_pid"
 	wait_status "$timeit_pid"
 	[ "$got" -eq 137 ] || fail "SIG$name to timeit: status $got, expected 137"
-	grep -qx "received signal $num. killing monitored process(es)" err ||
+	grep -qx "timeit: error: received signal $num. killing monitored process(es): $AUX" err ||
 		fail "SIG$name: stderr is '$(cat err)'"
 	[ "$(sed -n 1p s)" = "exit 137" ] || fail "SIG$name: summary is '$(cat s 2>/dev/null)'"
 	sed -n 2p s | grep -Eq '^real +[0-9]+\.[0-9]{4}$' || fail "SIG$name: no real line"
@@ -117,7 +117,7 @@ if command -v mkfifo > /dev/null 2>&1 && command -v timeout > /dev/null 2>&1; th
 	rm -f s pf
 	expect_status 137 timeout 20 "$TIMEIT" --timeout 1 --summary s --redirect-input fifo \
 		"$AUX" pidfile pf 2> err
-	grep -qx "TIMING OUT PROCESS: $AUX" err || fail "FIFO and --timeout: '$(cat err)'"
+	grep -qx "timeit: TIMING OUT PROCESS: $AUX" err || fail "FIFO and --timeout: '$(cat err)'"
 	[ ! -e s ] && [ ! -e pf ] || fail "FIFO and --timeout: a summary or a run"
 	timeout 20 "$TIMEIT" --summary s --redirect-input fifo "$AUX" pidfile pf 2> err &
 	tpid=$!
@@ -125,7 +125,7 @@ if command -v mkfifo > /dev/null 2>&1 && command -v timeout > /dev/null 2>&1; th
 	kill -s INT "$tpid" 2> /dev/null || true
 	wait_status "$tpid"
 	[ "$got" -eq 137 ] || fail "FIFO and SIGINT: status $got"
-	grep -qx "received signal 2. killing monitored process(es)" err || fail "FIFO and SIGINT: '$(cat err)'"
+	grep -qx "timeit: error: received signal 2. killing monitored process(es): $AUX" err || fail "FIFO and SIGINT: '$(cat err)'"
 	[ ! -e s ] && [ ! -e pf ] || fail "FIFO and SIGINT: a summary or a run"
 	(sleep 0.5; echo data > fifo) &
 	expect_status 0 timeout 20 "$TIMEIT" --timeout 10 --summary s --redirect-input fifo \

@@ -92,7 +92,7 @@ for sig in TERM INT; do
 	[ "$(summary_value s exit)" = 137 ] || fail "SIG$sig: summary exit: $(cat s)"
 	[ -n "$(summary_value s user)" ] || fail "SIG$sig: no measured times: $(cat s)"
 	case $sig in TERM) signum=15 ;; INT) signum=2 ;; esac
-	grep -q "^received signal $signum. killing monitored process(es)\$" err ||
+	grep -q "^timeit: error: received signal $signum. killing monitored process(es): " err ||
 		fail "SIG$sig: no interrupt message: $(cat err)"
 	group_gone "$vgpid"
 done

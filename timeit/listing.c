@@ -23,7 +23,7 @@ static void probe_line(FILE *out, const struct ti_perf_ops *ops, const struct ti
 	if (rc == 0)
 		fprintf(out, "%-40s available%s\n", name, user_only ? " (user only)" : "");
 	else
-		fprintf(out, "%-40s unavailable (%s)\n", name, strerror(-rc));
+		fprintf(out, "%-40s unavailable (%s)\n", name, ti_counters_strerror(-rc));
 }
 
 struct pfm_walk {

@@ -48,7 +48,7 @@ static const struct option_def {
 	{ "-c", "--chdir", OPT_CHDIR, ARG_PATH, 0, "run the command in directory PATH" },
 	{ NULL, "--summary", OPT_SUMMARY, ARG_PATH, 0,
 	  "write the summary to PATH (atomically) instead of reporting on stderr" },
-	{ NULL, "--json", OPT_JSON, ARG_PATH, 0, "write everything measured to PATH as JSON" },
+	{ NULL, "--json", OPT_JSON, ARG_PATH, 0, "write everything measured to PATH as JSON (-: stdout)" },
 	{ NULL, "--redirect-input", OPT_REDIRECT_INPUT, ARG_PATH, 0,
 	  "the command's stdin reads PATH" },
 	{ NULL, "--redirect-output", OPT_REDIRECT_OUTPUT, ARG_PATH, 0,
@@ -220,7 +220,9 @@ static enum ti_parse_result parse(int argc, char **argv, int env_words, int *at,
 			break;
 		case OPT_CHDIR: o->plan.chdir = value; break;
 		case OPT_SUMMARY: o->summary = value; break;
-		case OPT_JSON: o->json = value; break;
+		/* "-" is standard output, as for most tools that write a
+		 * document (the summary keeps the reference's file "-"). */
+		case OPT_JSON: o->json = strcmp(value, "-") == 0 ? "/dev/stdout" : value; break;
 		case OPT_REDIRECT_INPUT: o->plan.redirect_input = value; break;
 		case OPT_REDIRECT_OUTPUT:
 			/* Both streams, as the reference sets them: a later

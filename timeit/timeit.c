@@ -63,7 +63,7 @@ static void note_counters(const struct ti_options *c, const struct ti_record *r,
 		 * must not fill with the same note.  Asked-for ones are noted. */
 		if (k->err && (c->verbose || user_events))
 			fprintf(stderr, "timeit: note: event %s skipped: %s\n", k->name,
-				strerror(k->err));
+				ti_counters_strerror(k->err));
 		else if (k->opened && !k->counted && !k->lost && (c->verbose || user_events) &&
 			 r->end != TI_END_EXEC_FAILED && r->end != TI_END_SETUP_FAILED)
 			fprintf(stderr, "timeit: note: event %s was never scheduled (not counted)\n",
@@ -91,8 +91,21 @@ static void note_counters(const struct ti_options *c, const struct ti_record *r,
 					"raise 'ulimit -n'): times from rusage\n", strerror(e));
 		else
 			fprintf(stderr, "timeit: note: no perf counter could be opened (%s): "
-					"times from rusage\n", strerror(e));
+					"times from rusage\n", ti_counters_strerror(e));
 	}
+}
+
+/* The reference's words for a run it ended, with timeit's prefix as the
+ * reference has its program name (timeit(1), EXIT STATUS). */
+static void say_timed_out(const char *cmd)
+{
+	fprintf(stderr, "timeit: TIMING OUT PROCESS: %s\n", cmd);
+}
+
+static void say_stopped(int sig, const char *cmd)
+{
+	fprintf(stderr, "timeit: error: received signal %d. killing monitored process(es): %s\n",
+		sig, cmd);
 }
 
 /* What happened to the child, on timeit's stderr (never the child's). */
@@ -110,17 +123,22 @@ static void report_end(const struct ti_options *c, const struct ti_record *r)
 	}
 	switch (r->end) {
 	case TI_END_TIMEOUT:
-		fprintf(stderr, "TIMING OUT PROCESS: %s\n", c->plan.argv[0]);
+		say_timed_out(c->plan.argv[0]);
 		break;
 	case TI_END_INTERRUPTED:
-		fprintf(stderr, "received signal %d. killing monitored process(es)\n", r->stop_signal);
+		say_stopped(r->stop_signal, c->plan.argv[0]);
 		break;
 	case TI_END_SIGNALED:
-		fprintf(stderr, "error: child terminated by signal %d\n", r->term_signal);
+		fprintf(stderr, "timeit: error: child terminated by signal %d\n", r->term_signal);
 		break;
 	case TI_END_EXEC_FAILED:
 		/* "execv:" is what the reference says (timeit(1), STANDARDS). */
 		fprintf(stderr, "timeit: execv: %s: %s\n", c->plan.argv[0], strerror(r->setup_errno));
+		/* 'sleep 0.1; true' given as one word is a shell command. */
+		if (r->setup_errno == ENOENT && strpbrk(c->plan.argv[0], " \t;&|<>()$`'\"*?"))
+			fprintf(stderr, "timeit: hint: the command is one word with blanks or shell "
+					"syntax in it; to run it through a shell: sh -c '%s'\n",
+				c->plan.argv[0]);
 		break;
 	case TI_END_SETUP_FAILED:
 		if (strcmp(r->setup_what, "chdir") == 0)
@@ -172,8 +190,7 @@ static void count_instructions(const struct ti_options *c, struct ti_record *r)
 		r->end = TI_END_INTERRUPTED;
 		r->stop_signal = ti_spawn_stop_signal();
 		ti_record_set_status(r);
-		fprintf(stderr, "received signal %d. killing monitored process(es)\n",
-			r->stop_signal);
+		say_stopped(r->stop_signal, c->plan.argv[0]);
 	}
 	ti_vgcount_describe(&vg, why, sizeof why);
 	fprintf(stderr, "timeit: warning: --count-instructions: %s: no valgrind-instructions%s\n",
@@ -463,10 +480,9 @@ int main(int argc, char **argv)
 		/* Before the command started (a FIFO redirect that nobody
 		 * opened): the reference's messages and status, no summary. */
 		if (f.what == ti_spawn_timed_out)
-			fprintf(stderr, "TIMING OUT PROCESS: %s\n", c.plan.argv[0]);
+			say_timed_out(c.plan.argv[0]);
 		else
-			fprintf(stderr, "received signal %d. killing monitored process(es)\n",
-				ti_spawn_stop_signal());
+			say_stopped(ti_spawn_stop_signal(), c.plan.argv[0]);
 		if (c.summary)
 			ti_outfile_abort(&summary_out);
 		if (c.json)
@@ -478,7 +494,7 @@ int main(int argc, char **argv)
 		if (rc == TI_MEASURE_EVENT)
 			fprintf(stderr, "timeit: --strict-events: event %s: %s\n", f.what,
 				f.err == TI_MEASURE_LOST ? "lost at a privilege-changing exec"
-				: f.err ? strerror(f.err) : "never scheduled (not counted)");
+				: f.err ? ti_counters_strerror(f.err) : "never scheduled (not counted)");
 		else if (f.what && path_option(&c, f.what))
 			fprintf(stderr, "timeit: %s: %s: %s\n", path_option(&c, f.what),
 				f.what, strerror(f.err));
