@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # test-suite/: LLVM-style nightly Makefiles and bundled benchmarks (driven with make -C test-suite).
-# The suite is plain GNU make, not automake: these lines only ship it and
-# give the build tree "make demo".  See test-suite/README.md.
-EXTRA_DIST += test-suite/README.md test-suite/Makefile test-suite/Makefile.config \
+# The suite is plain GNU make, not automake: these lines ship it, install
+# it under $(pkgdatadir)/test-suite with a prebuilt fpcmp, so that it runs
+# without the source tree, and give the build tree "make demo".  See
+# test-suite/README.md.
+suite_files = test-suite/README.md test-suite/Makefile test-suite/Makefile.config \
 	test-suite/TEST.nightly.Makefile test-suite/RunSafely.sh \
 	test-suite/tools/fpcmp.c test-suite/tools/report.sh test-suite/tools/ab.sh test-suite/tools/ab-rounds.sh \
 	test-suite/tools/jsoncheck.awk test-suite/tools/clean.sh test-suite/tools/submit.sh \
 	test-suite/tools/revisions.sh
-EXTRA_DIST += test-suite/SingleSource/Benchmarks/bench.mk \
+suite_files += test-suite/SingleSource/Benchmarks/bench.mk \
 	test-suite/SingleSource/Benchmarks/exprparse.c \
 	test-suite/SingleSource/Benchmarks/exprparse.reference_output \
 	test-suite/SingleSource/Benchmarks/exprparse.reference_output.small \
@@ -44,7 +46,7 @@ EXTRA_DIST += test-suite/SingleSource/Benchmarks/bench.mk \
 	test-suite/SingleSource/Benchmarks/wordfreq.c \
 	test-suite/SingleSource/Benchmarks/wordfreq.reference_output \
 	test-suite/SingleSource/Benchmarks/wordfreq.reference_output.small
-EXTRA_DIST += test-suite/SingleSource/SelfTest/bench.mk \
+suite_files += test-suite/SingleSource/SelfTest/bench.mk \
 	test-suite/SingleSource/SelfTest/builderr.c \
 	test-suite/SingleSource/SelfTest/builderr.reference_output \
 	test-suite/SingleSource/SelfTest/builderr.reference_output.small \
@@ -60,6 +62,28 @@ EXTRA_DIST += test-suite/SingleSource/SelfTest/bench.mk \
 	test-suite/SingleSource/SelfTest/wrongout.c \
 	test-suite/SingleSource/SelfTest/wrongout.reference_output \
 	test-suite/SingleSource/SelfTest/wrongout.reference_output.small
+
+# make install: the suite's files as they are, fpcmp built, and
+# installed.mk telling the installed Makefile where fpcmp, timeit and
+# timeit-compare are (paths without DESTDIR: where they will be).
+suitedir = $(pkgdatadir)
+nobase_dist_suite_DATA = $(suite_files)
+pkglibexec_PROGRAMS += test-suite/tools/fpcmp
+test_suite_tools_fpcmp_SOURCES = test-suite/tools/fpcmp.c
+test_suite_tools_fpcmp_LDADD = $(MATH_LIBS)
+install-data-hook: install-suite-config
+uninstall-hook: uninstall-suite-config
+.PHONY: install-suite-config uninstall-suite-config
+install-suite-config:
+	$(MKDIR_P) '$(DESTDIR)$(suitedir)/test-suite'
+	{ echo '# Written by make install: this is an installed copy of the suite.'; \
+	  echo 'SUITE_INSTALLED := yes'; \
+	  echo 'FPCMP_PREBUILT := $(pkglibexecdir)/fpcmp'; \
+	  echo 'TIMEIT ?= $(bindir)/timeit'; \
+	  echo 'TIMEIT_COMPARE ?= $(bindir)/timeit-compare'; } \
+		> '$(DESTDIR)$(suitedir)/test-suite/installed.mk'
+uninstall-suite-config:
+	rm -f '$(DESTDIR)$(suitedir)/test-suite/installed.mk'
 
 # make demo: the A/B comparison of -O1 against -O2 on the bundled benchmarks
 # (small sizes, samples interleaved A B A B), with this build's timeit and

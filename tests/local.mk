@@ -145,3 +145,7 @@ EXTRA_DIST += tests/licence.sh tests/source-rules.sh
 # A release: NEWS, the version, the bug-report address, a quiet build.
 TESTS += tests/release.sh tests/gitignore.sh tests/readme.sh
 EXTRA_DIST += tests/release.sh tests/gitignore.sh tests/readme.sh
+
+# make install / uninstall, and the installed test-suite run from there.
+TESTS += tests/install.sh
+EXTRA_DIST += tests/install.sh
