@@ -65,7 +65,47 @@ static void on_alarm(int sig)
 	errno = saved;
 }
 
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+/* Every signal whose default action would end timeit and that another
+ * process sends -- a terminal, kill, a batch system's warning (SIGUSR1,
+ * SIGXCPU), a real-time signal -- stops the run as SIGTERM does: the
+ * command's group is killed, the summary written, status 137, no
+ * temporary file left.  Not here: SIGALRM (the timeout), SIGPIPE (ignored:
+ * a failed write is reported), SIGKILL and SIGSTOP (cannot be caught), and
+ * the faults of timeit itself -- SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+ * SIGTRAP, SIGSYS -- which keep their default (timeit(1), SIGNALS). */
+static bool stops(int sig)
+{
+	switch (sig) {
+	case SIGHUP: case SIGINT: case SIGQUIT: case SIGTERM: case SIGUSR1: case SIGUSR2:
+	case SIGVTALRM: case SIGPROF: case SIGXCPU: case SIGXFSZ:
+#ifdef SIGPOLL
+	case SIGPOLL:
+#endif
+#ifdef SIGPWR
+	case SIGPWR:
+#endif
+#ifdef SIGSTKFLT
+	case SIGSTKFLT:
+#endif
+#ifdef SIGLOST
+	case SIGLOST:
+#endif
+		return true;
+	}
+#ifdef SIGRTMIN
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		return true;
+#endif
+	return false;
+}
+
+void ti_spawn_stop_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (int s = 1; s < NSIG; s++)
+		if (stops(s))
+			sigaddset(set, s);
+}
 
 static void install_handlers(void)
 {
@@ -80,9 +120,9 @@ static void install_handlers(void)
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_stop;
-	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
-		if (stop_signals[i] != SIGHUP || !hup_ignored)
-			sigaction(stop_signals[i], &sa, NULL);
+	for (int s = 1; s < NSIG; s++)
+		if (stops(s) && (s != SIGHUP || !hup_ignored))
+			sigaction(s, &sa, NULL);
 	sa.sa_handler = on_alarm;
 	sigaction(SIGALRM, &sa, NULL);
 	/* A write to a closed pipe (a summary on /dev/stdout piped to a
@@ -416,9 +456,7 @@ static int open_redirects_waiting(const struct ti_plan *plan, int redir[3], char
 	sigset_t wake, old;
 	int rc;
 
-	sigemptyset(&wake);
-	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
-		sigaddset(&wake, stop_signals[i]);
+	ti_spawn_stop_set(&wake);
 	sigaddset(&wake, SIGALRM);
 	sigprocmask(SIG_UNBLOCK, &wake, &old);
 	if (plan->timeout_s)
@@ -539,17 +577,15 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 	uint64_t tsc0, tsc1;
 
 	/* Signals wait until the child's pid is known to the handlers. */
-	sigemptyset(&block);
-	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
-		sigaddset(&block, stop_signals[i]);
+	ti_spawn_stop_set(&block);
 	sigaddset(&block, SIGALRM);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	/* ... and are unblocked afterwards even when timeit was started with
 	 * them blocked (the mask is inherited): else it would ignore its
 	 * timeout and every SIGINT/SIGTERM/SIGHUP for the whole run. */
-	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
-		sigdelset(&old, stop_signals[i]);
-	sigdelset(&old, SIGALRM);
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&block, s) == 1)
+			sigdelset(&old, s);
 	if (plan->timeout_s)
 		arm_timeout(plan->timeout_s);
 	r->start_realtime_ns = ti_clock_real_ns();

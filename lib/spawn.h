@@ -56,8 +56,15 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 extern const char ti_spawn_timed_out[];
 extern const char ti_spawn_stopped[];
 
-/* The stop signal (SIGINT, SIGTERM, SIGHUP) timeit has received since its
- * first run was prepared, or 0.  A series of runs stops there. */
+/* The signals that stop a run like SIGTERM (SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT, SIGUSR1, ..., the real-time ones: every one whose default would
+ * end timeit, but for its own faults) into SET.  A program blocks them
+ * until its first run is prepared, so that none ends it with result files
+ * half made. */
+void ti_spawn_stop_set(sigset_t *set);
+
+/* The stop signal timeit has received since its first run was prepared,
+ * or 0.  A series of runs stops there. */
 int ti_spawn_stop_signal(void);
 
 /* Compute R->status, the exit status timeit reports from R->end and its

@@ -251,6 +251,64 @@ if [ "$use_perf" = 0 ]; then
 	[ "$have_time" = 1 ] || die "perf: $perf_problem; --fallback: $gnutime: not found"
 fi
 
+# ---- signals: every one that would end the script stops the run ----
+# As in timeit (lib/spawn.c): SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
+# SIGUSR2, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR and the
+# real-time signals kill the command's group; the summary is written and
+# the status is 137.  SIGALRM is a timeout.  Set before the scratch
+# directory exists, so that no signal leaves it (or the command) behind.
+t=''
+stop_signal=''
+# The pid of the command; empty until the setup shell has written it.
+cmd_pid() {
+	p=
+	[ -n "$t" ] && [ -s "$t/pid" ] && read -r p <"$t/pid"
+	[ -n "$p" ]
+}
+# kill_cmd: SIGKILL to the command's process group (or to the command, if
+# it has not made its group yet).
+kill_cmd() {
+	cmd_pid || return 1
+	kill -s KILL -- "-$p" 2>/dev/null || kill -s KILL "$p" 2>/dev/null
+}
+# shellcheck disable=SC2317 # called from the traps below
+on_signal() {
+	stop_signal=$1
+	kill_cmd
+}
+# on_named NAME: on_signal with NAME's number (kill -l N names signal N).
+# shellcheck disable=SC2317 # called from the traps below
+on_named() {
+	n=1
+	while [ "$n" -lt 128 ] && [ "$(kill -l "$n" 2>/dev/null)" != "$1" ]; do
+		n=$((n + 1))
+	done
+	on_signal "$n"
+}
+# shellcheck disable=SC2317 # called from the trap below
+on_alarm() {
+	[ -z "$t" ] || : >"$t/timedout"
+	kill_cmd
+}
+trap 'on_signal 2' INT
+trap 'on_signal 15' TERM
+trap 'on_signal 1' HUP
+for sig in QUIT USR1 USR2 VTALRM PROF XCPU XFSZ IO PWR; do
+	# shellcheck disable=SC2064 # the name is meant to expand now
+	trap "on_named $sig" "$sig" 2>/dev/null || :
+done
+trap on_alarm ALRM
+# The real-time signals have no portable names; on Linux they are 34-64
+# (glibc keeps 32 and 33).
+if [ "$(uname -s 2>/dev/null)" = Linux ]; then
+	sig=34
+	while [ "$sig" -le 64 ]; do
+		# shellcheck disable=SC2064
+		trap "on_signal $sig" "$sig" 2>/dev/null || :
+		sig=$((sig + 1))
+	done
+fi
+
 t=$(mktemp -d "${TMPDIR:-/tmp}/timeit-perf.XXXXXX") || die "cannot create a temporary directory"
 # The setup shell writes into $t after its cd to --chdir: a relative
 # TMPDIR would name another directory there, or none.
@@ -563,20 +621,6 @@ if [ "$o_maxrss" = 1 ] || [ "$use_perf" = 0 ]; then
 	use_time=1
 fi
 
-# The pid of the command; empty until the setup shell has written it.
-cmd_pid() {
-	p=
-	[ -s "$t/pid" ] && read -r p <"$t/pid"
-	[ -n "$p" ]
-}
-
-# kill_cmd: SIGKILL to the command's process group (or to the command, if
-# it has not made its group yet).
-kill_cmd() {
-	cmd_pid || return 1
-	kill -s KILL -- "-$p" 2>/dev/null || kill -s KILL "$p" 2>/dev/null
-}
-
 timer_pid=
 start_timer() {
 	[ "$o_timeout" != 0 ] || return 0
@@ -597,26 +641,22 @@ start_timer() {
 	timer_pid=$!
 }
 
-stop_signal=''
-# shellcheck disable=SC2317 # called from the traps below
-on_signal() {
-	stop_signal=$1
-	kill_cmd
-}
-trap 'on_signal 2' INT
-trap 'on_signal 15' TERM
-trap 'on_signal 1' HUP
-
-# wait_for PID: its status, after a stop signal has killed the command.
+# wait_for PID: its status, after a stop signal or SIGALRM has killed the
+# command.
 wait_for() {
 	while :; do
+		# The signal may have come before the pid was written, or
+		# before the run was started at all.
+		if [ -n "$stop_signal" ]; then
+			while ! kill_cmd && kill -0 "$1" 2>/dev/null && ! [ -e "$t/status" ]; do
+				sleep 0.01
+			done
+		fi
 		wait "$1"
 		rc=$?
-		{ [ -n "$stop_signal" ] && [ "$rc" -gt 128 ]; } || break
-		# The signal may have come before the pid was written.
-		while ! kill_cmd && kill -0 "$1" 2>/dev/null && ! [ -e "$t/status" ]; do
-			sleep 0.01
-		done
+		# Above 128 also when a trap interrupted the wait (a stop
+		# signal, SIGALRM): then the run is still there to wait for.
+		{ [ "$rc" -gt 128 ] && kill -0 "$1" 2>/dev/null; } || break
 	done
 }
 

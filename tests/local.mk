@@ -47,9 +47,10 @@ TESTS += tests/lost-test tests/counters-lost.sh
 check_PROGRAMS += tests/lost-test
 tests_lost_test_SOURCES = tests/lost-test.c tests/fakeperf.c tests/fakeperf.h
 EXTRA_DIST += tests/counters-lost.sh
-# Issue 14: result and redirect files against what the command does.
-TESTS += tests/result-files.sh
-EXTRA_DIST += tests/result-files.sh
+# Issue 14: result and redirect files against what the command does;
+# every fatal signal handled.
+TESTS += tests/result-files.sh tests/signals-all.sh
+EXTRA_DIST += tests/result-files.sh tests/signals-all.sh
 TESTS += tests/events.sh
 EXTRA_DIST += tests/events.sh
 

@@ -422,14 +422,12 @@ int main(int argc, char **argv)
 	if (paths_clash(&c))
 		return TI_STATUS_USAGE;
 
-	/* A SIGINT/SIGTERM/SIGHUP from here on waits for lib/spawn.c's
-	 * handlers, which unblock it and kill the command: killed before,
-	 * timeit would leave the result files' temporary files behind. */
+	/* A stop signal (SIGINT, SIGTERM, SIGUSR1, ...) from here on waits
+	 * for lib/spawn.c's handlers, which unblock it and kill the command:
+	 * killed before, timeit would leave the result files' temporary
+	 * files behind. */
 	sigset_t stop;
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGHUP);
+	ti_spawn_stop_set(&stop);
 	sigprocmask(SIG_BLOCK, &stop, NULL);
 
 	/* Result paths are checked before anything runs. */
