@@ -48,6 +48,10 @@ cd "$tmp/u"
 
 # check TOOL LO HI ARGS...: run ARGS under TOOL as the user; user within
 # [LO, HI] seconds, no task-clock line, the note, and (timeit) the JSON says so.
+# With TREE=1 the kernel has once been seen to keep the counters of the
+# tree's grandchild (one run in a dozen of make check, not reproduced
+# since): then they must have seen it all -- the user time still right,
+# and no note.
 check() {
 	tool=$1 lo=$2 hi=$3
 	shift 3
@@ -59,6 +63,13 @@ check() {
 	u=$(summary_value s user)
 	in_range "$u" "$lo" "$hi" || fail "${tool##*/} $*: user $u, expected $lo-$hi (rusage)"
 	[ "$counting" = 1 ] || return 0
+	if [ "${TREE:-0}" = 1 ] && ! grep -q 'lost' err; then
+		tc=$(summary_value s task-clock)
+		in_range "${tc:-0}" "$lo" "$hi" ||
+			fail "${tool##*/} $*: counters neither complete ($tc) nor said lost: $(cat err)"
+		echo "note: ${tool##*/} $*: the kernel kept the counters" >&2
+		return 0
+	fi
 	! grep -q '^task-clock ' s ||
 		fail "${tool##*/} $*: a task-clock line from counters that were lost: $(cat s)"
 	grep -q "note: perf counters lost at a privilege-changing exec" err ||
@@ -72,7 +83,7 @@ check() {
 for p in $progs; do
 	check "$U_TIMEIT" 0.07 2 "$p" burn 100
 	# Inside a tree: the other process's time is kept, this one's is not lost.
-	check "$U_TIMEIT" 0.12 3 sh -c "\"$p\" burn 80; \"$U_AUX\" burn 80"
+	TREE=1; check "$U_TIMEIT" 0.12 3 sh -c "\"$p\" burn 80; \"$U_AUX\" burn 80"; TREE=0
 done
 
 # Counters that were not lost stay: task-clock, source perf, no note.
@@ -93,7 +104,7 @@ if command -v "$perf_bin" >/dev/null 2>&1 &&
 	export TIMEIT_PERF
 	for p in $progs; do
 		check "$U_PERFWRAP" 0.07 2 "$p" burn 100
-		check "$U_PERFWRAP" 0.12 3 sh -c "\"$p\" burn 80; \"$U_AUX\" burn 80"
+		TREE=1; check "$U_PERFWRAP" 0.12 3 sh -c "\"$p\" burn 80; \"$U_AUX\" burn 80"; TREE=0
 	done
 	# shellcheck disable=SC2086 # AS_USER is a word list
 	expect_status 0 $AS_USER "$U_PERFWRAP" --summary "$tmp/u/s" "$U_AUX" burn 100 2>err
