@@ -81,6 +81,8 @@ const char *ti_events_strerror(int code)
 	case TI_EEVENT_SYNTAX: return "invalid event list";
 	case TI_EEVENT_TOO_MANY: return "too many events";
 	case TI_EEVENT_LIBPFM: return "libpfm4 cannot encode event";
+	case TI_EEVENT_PMU:
+		return "unsupported perf pmu/.../ event (use a libpfm4 name or rNNNN)";
 	}
 	return "event error";
 }
@@ -141,6 +143,9 @@ static int parse_one(const char *tok, struct ti_event *e)
 	memcpy(base, tok, len);
 	base[len] = '\0';
 
+	/* perf's sysfs PMU syntax: told apart, not passed to libpfm4. */
+	if (strchr(tok, '/'))
+		return TI_EEVENT_PMU;
 	size_t i;
 	for (i = 0; i < sizeof generic / sizeof generic[0]; i++)
 		if (strcmp(base, generic[i].name) == 0)
@@ -162,6 +167,30 @@ static int parse_one(const char *tok, struct ti_event *e)
 	return colon ? apply_modifiers(e, colon + 1) : 0;
 }
 
+/* The length of the event at P: up to a ',', '{' or '}' that is not
+ * inside a PMU's "/.../" ("cpu/event=0x3c,umask=0x0/" is one event, as
+ * perf reads it). */
+static size_t token_len(const char *p)
+{
+	bool in_pmu = false;
+	size_t n;
+
+	for (n = 0; p[n]; n++) {
+		if (p[n] == '/')
+			in_pmu = !in_pmu;
+		else if (!in_pmu && (p[n] == ',' || p[n] == '{' || p[n] == '}'))
+			break;
+	}
+	return n;
+}
+
+static const char *skip_blanks(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
 int ti_events_parse(const char *list, struct ti_event_list *out, char *bad, size_t badlen)
 {
 	const char *p = list;
@@ -178,18 +207,25 @@ int ti_events_parse(const char *list, struct ti_event_list *out, char *bad, size
 		size_t len;
 		int rc;
 
+		/* Blanks around names and braces are allowed, as perf allows
+		 * them ("cycles, instructions"). */
+		p = skip_blanks(p);
 		if (*p == '{') {
 			if (in_group)
 				goto syntax;
 			in_group = first_in_group = true;
-			p++;
+			p = skip_blanks(p + 1);
 		}
-		len = strcspn(p, ",{}");
-		if (len == 0 || len >= sizeof tok)
+		len = token_len(p);
+		if (len >= sizeof tok)
 			goto syntax_at;
 		memcpy(tok, p, len);
-		tok[len] = '\0';
 		p += len;
+		while (len > 0 && (tok[len - 1] == ' ' || tok[len - 1] == '\t'))
+			len--;
+		tok[len] = '\0';
+		if (len == 0)
+			goto syntax_at;
 		if (out->n == TI_MAX_EVENTS) {
 			if (bad)
 				snprintf(bad, badlen, "%s", tok);
@@ -212,11 +248,11 @@ int ti_events_parse(const char *list, struct ti_event_list *out, char *bad, size
 			if (!in_group)
 				goto syntax;
 			in_group = false;
-			p++;
+			p = skip_blanks(p + 1);
 		}
 		if (*p == ',') {
 			p++;
-			if (*p == '\0')
+			if (*skip_blanks(p) == '\0')
 				goto syntax;
 		} else if (*p != '\0') {
 			goto syntax;

@@ -35,6 +35,7 @@ enum {
 	TI_EEVENT_SYNTAX = -3,		/* empty name, unbalanced braces */
 	TI_EEVENT_TOO_MANY = -4,	/* more than TI_MAX_EVENTS */
 	TI_EEVENT_LIBPFM = -5,		/* libpfm4 could not encode it */
+	TI_EEVENT_PMU = -6,		/* perf's "pmu/term=value,.../" syntax */
 };
 
 /* Parse a comma-separated LIST ("cycles:u,{instructions,branches},r01c2")

@@ -6,7 +6,7 @@
 # timeit(1), the contract of the C program.  The measured process tree
 # is a chain of small execs; each link exists for one reason:
 #
-#   perf stat -x, -o CSV -e EVENTS -e duration_time -e user_time -e system_time
+#   perf stat -x TAB -o CSV -e EVENTS -e duration_time -e user_time -e system_time
 #     sh -c "$run"     records the real exit status (perf returns 0 for a
 #                      child killed by a signal, 255 for an exec failure)
 #     [GNU time]       only with --report-maxrss or --fallback: ru_maxrss
@@ -231,6 +231,12 @@ if [ "$o_append" = 1 ] && [ "$o_stdout_set" = 0 ]; then
 	die "--append-exitstatus needs --redirect-output or --redirect-stdout" "$st_usage"
 fi
 [ "$o_events_set" = 1 ] || o_events=$default_events
+# Blanks around the names ("task-clock, page-faults") would stay in perf's
+# event names, and so in the summary keys: gone, as timeit ignores them.
+o_events=$(printf '%s\n' "$o_events" | tr -d ' \t')
+# perf's output is separated by tabs, not commas: an event of a PMU's
+# "/.../" syntax may hold commas ("cpu/event=0x3c,umask=0x0/").
+tab=$(printf '\t')
 
 # ---- what measures: perf, or GNU time with --fallback ----
 have_time=0
@@ -309,7 +315,7 @@ if [ "$(uname -s 2>/dev/null)" = Linux ]; then
 	done
 fi
 
-t=$(mktemp -d "${TMPDIR:-/tmp}/timeit-perf.XXXXXX") || die "cannot create a temporary directory"
+t=$(mktemp -d -- "${TMPDIR:-/tmp}/timeit-perf.XXXXXX") || die "cannot create a temporary directory"
 # The setup shell writes into $t after its cd to --chdir: a relative
 # TMPDIR would name another directory there, or none.
 case $t in
@@ -317,7 +323,7 @@ case $t in
 *) t=$(pwd -P)/$t || die "cannot find the current directory" ;;
 esac
 sum_tmp=
-trap 'rm -rf "$t"; [ -z "$sum_tmp" ] || rm -f "$sum_tmp"' EXIT
+trap 'rm -rf -- "$t"; [ -z "$sum_tmp" ] || rm -f -- "$sum_tmp"' EXIT
 
 # perf's own diagnostics and CSV must not depend on the user's locale (a
 # decimal comma in CSV), and perf itself puts its exec path in front of
@@ -335,7 +341,7 @@ env_bin=$(command -v env)
 
 # A user event list is checked before anything runs, as timeit does.
 if [ "$use_perf" = 1 ] && [ "$o_events_set" = 1 ]; then
-	if ! LC_ALL=C "$perf" stat -x, -o /dev/null -e "$o_events" true >/dev/null 2>"$t/check"; then
+	if ! LC_ALL=C "$perf" stat -x "$tab" -o /dev/null -e "$o_events" true >/dev/null 2>"$t/check"; then
 		if grep -q -i -e 'event syntax error' -e 'unknown' -e 'invalid' "$t/check"; then
 			echo "$prog: --events: perf rejects '$o_events':" >&2
 			sed -n '1,3s/^/  /p' "$t/check" >&2
@@ -398,8 +404,8 @@ elif [ "$o_summary_set" = 1 ]; then
 		# again at the end: the command may remove or move the directory
 		# meanwhile (make clean), and the summary goes where its path
 		# leads then, as the reference's fopen at the end puts it.
-		elif probe=$(mktemp "$sum_dir/.timeit.tmp.XXXXXX" 2>/dev/null); then
-			rm -f "$probe"
+		elif probe=$(mktemp -- "$sum_dir/.timeit.tmp.XXXXXX" 2>/dev/null); then
+			rm -f -- "$probe"
 		# No file can be created there; an existing writable one is
 		# rewritten in place, as the reference does.
 		elif [ -f "$sum_target" ] && [ -w "$sum_target" ]; then
@@ -439,8 +445,11 @@ clash --redirect-input "$o_in_set" "$o_in" "$stderr_opt" "$o_stderr_set" "$o_std
 # ---- limits: soft = hard = min(N, current hard), set by the shell ----
 # The setup shell's ulimit counts bytes in blocks whose size differs
 # between shells (dash: file/core 512, data/stack/rss 1024); ask the
-# kernel which.  Values are rounded down to whole blocks.
+# kernel which.  A byte count that is not a whole number of blocks is set
+# exactly by prlimit(1) (util-linux) in the setup shell, as timeit sets it;
+# without prlimit it is rounded down, with a warning.
 limit_spec=		# "letter:value:name:N ..." for the setup shell
+prlimit_bin=$(command -v prlimit 2>/dev/null) || prlimit_bin=
 limit_unit() {
 	sed -n "s/^Max $1 *\\([0-9][0-9]*\\) .*/\\1/p" "$t/units"
 }
@@ -481,6 +490,17 @@ if [ -n "$limits" ]; then
 		hard=$($shell -c "ulimit -H -$letter" 2>/dev/null) || hard=unlimited
 		if [ "$hard" != unlimited ] && { [ "$blocks" = unlimited ] || ! le "$blocks" "$hard"; }; then
 			blocks=$hard
+		elif [ "$unit" -gt 1 ] && [ "$blocks" != unlimited ] && [ $((val % unit)) -ne 0 ]; then
+			case $res in
+			stack-size) pres=stack ;; data-size) pres=data ;; rss-size) pres=rss ;;
+			file-size) pres=fsize ;; *) pres=core ;;
+			esac
+			if [ -n "$prlimit_bin" ]; then
+				limit_spec="$limit_spec P:$pres=$val:$res:$val"
+				continue
+			fi
+			echo "$prog: warning: --limit-$res $val: set to $((blocks * unit)) bytes" \
+				"(whole $unit-byte blocks of the shell's ulimit; prlimit not found)" >&2
 		fi
 		limit_spec="$limit_spec $letter:$blocks:$res:$val"
 	done
@@ -553,8 +573,8 @@ exit 0'
 
 # setup: $1 scratch dir, $2 limit spec, $3 chdir set, $4 chdir path, $5
 # setsid, $6 env, $7-$10 the states of LC_ALL, PATH, PERF_BUILDID_DIR and
-# PREFIX ("set:VALUE" or "unset"), then the command.  Order as in
-# lib/spawn.c: limits, chdir, exec.
+# PREFIX ("set:VALUE" or "unset"), $11 prlimit (or ""), then the command.
+# Order as in lib/spawn.c: limits, chdir, exec.
 # shellcheck disable=SC2016
 setup="st_internal=$st_internal st_cannot_exec=$st_cannot_exec st_not_found=$st_not_found"'
 t=$1 lims=$2 cdset=$3 cdto=$4 setsid=$5 env=$6
@@ -562,12 +582,16 @@ restore() {
 	case $2 in set:*) export "$1=${2#set:}" ;; *) unset "$1" ;; esac
 }
 restore LC_ALL "$7"; restore PATH "$8"; restore PERF_BUILDID_DIR "$9"; restore PREFIX "${10}"
-shift 10
+prlimit=${11}
+shift 11
 set -f
 echo $$ >"$t/pid"
 for l in $lims; do
 	v=${l#*:} v=${v%%:*}
-	ulimit "-${l%%:*}" "$v" 2>/dev/null || echo "$l" >>"$t/warn"
+	case $l in
+	P:*) "$prlimit" --pid "$$" "--$v" 2>/dev/null || echo "$l" >>"$t/warn" ;;
+	*) ulimit "-${l%%:*}" "$v" 2>/dev/null || echo "$l" >>"$t/warn" ;;
+	esac
 done
 if [ "$cdset" = 1 ]; then
 	case $cdto in /*) d=$cdto ;; *) d=./$cdto ;; esac
@@ -615,7 +639,7 @@ exec "$setsid" "$env" --default-signal -- "$@" 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&
 cmd0=$1
 # The links after the run shell, as arguments.
 set -- "$shell" -c "$setup" sh "$t" "$limit_spec" "$o_chdir_set" "$o_chdir" "$setsid_bin" \
-	"$env_bin" "$lc_state" "$path_state" "$buildid_state" "$prefix_state" "$@"
+	"$env_bin" "$lc_state" "$path_state" "$buildid_state" "$prefix_state" "$prlimit_bin" "$@"
 use_time=0
 if [ "$o_maxrss" = 1 ] || [ "$use_perf" = 0 ]; then
 	use_time=1
@@ -668,7 +692,7 @@ measure() {
 	fi
 	start_timer
 	if [ "$use_perf" = 1 ]; then
-		LC_ALL=C "$perf" stat -x, -o "$t/csv" -e "$o_events" \
+		LC_ALL=C "$perf" stat -x "$tab" -o "$t/csv" -e "$o_events" \
 			-e duration_time -e user_time -e system_time \
 			-- "$shell" -c "$run" sh "$t" "$@" 2>"$t/perf.err" &
 	else
@@ -781,7 +805,7 @@ fi
 # prints "<not counted>" for a tool event that is 0.  Without perf, all
 # three come from GNU time (%e %U %S, 10 ms).  maxrss: GNU time's %M (KiB).
 [ -f "$t/csv" ] || : >"$t/csv"
-LC_ALL=C awk -F, -v status="$status" -v end="$end" -v tl="$time_line" -v evlist="$o_events" \
+LC_ALL=C awk -F "$tab" -v status="$status" -v end="$end" -v tl="$time_line" -v evlist="$o_events" \
 	-v maxrss="$o_maxrss" -v posix="$o_posix" -v summary="$o_summary_set" -v lostfile="$t/lost" '
 function key(n,   i) {
 	for (i = 1; i <= 5; i++)
@@ -877,7 +901,7 @@ END {
 if [ -s "$t/lost" ]; then
 	note "perf counters lost at a privilege-changing exec (setuid, setgid, file capabilities or an unreadable executable; they saw $(cat "$t/lost")% of the CPU time): times from rusage"
 elif [ "$use_perf" = 1 ] && [ "$o_quiet" = 0 ] && { [ "$o_verbose" = 1 ] || [ "$o_events_set" = 1 ]; }; then
-	awk -F, -v prog="$prog" -v evlist="$o_events" '
+	awk -F "$tab" -v prog="$prog" -v evlist="$o_events" '
 	/^#/ || NF < 3 { next }
 	$3 ~ /:u$/ && index(evlist, $3) == 0 { sub(/:u$/, "", $3) }
 	$3 == "duration_time" || $3 == "user_time" || $3 == "system_time" { next }
@@ -905,17 +929,17 @@ else
 	# of the file it replaces.  A rename that a sticky directory refuses
 	# after all (root without CAP_FOWNER) leaves the file rewritten in
 	# place.
-	if sum_tmp=$(mktemp "$sum_dir/.timeit.tmp.XXXXXX" 2>/dev/null) &&
+	if sum_tmp=$(mktemp -- "$sum_dir/.timeit.tmp.XXXXXX" 2>/dev/null) &&
 		if [ -e "$sum_target" ]; then
-			chmod --reference="$sum_target" "$sum_tmp" 2>/dev/null || :
+			chmod --reference="$sum_target" -- "$sum_tmp" 2>/dev/null || :
 		else
-			chmod "$(printf '%o' $((0666 & ~0$(umask))))" "$sum_tmp"
+			chmod -- "$(printf '%o' $((0666 & ~0$(umask))))" "$sum_tmp"
 		fi &&
 		cat "$t/summary" >"$sum_tmp" &&
-		{ mv -f "$sum_tmp" "$sum_target" 2>/dev/null ||
+		{ mv -f -- "$sum_tmp" "$sum_target" 2>/dev/null ||
 			{ [ -f "$sum_target" ] && [ -w "$sum_target" ] &&
 				cat "$t/summary" >"$sum_target"; }; }; then
-		rm -f "$sum_tmp"
+		rm -f -- "$sum_tmp"
 		sum_tmp=
 	else
 		echo "$prog: --summary: $o_summary: write failed" >&2

@@ -33,6 +33,16 @@ static const struct {
 	{ __LINE__, "{cycles,instructions", TI_EEVENT_SYNTAX, 0, NULL },
 	{ __LINE__, "cycles}", TI_EEVENT_SYNTAX, 0, NULL },
 	{ __LINE__, "{{cycles}}", TI_EEVENT_SYNTAX, 0, NULL },
+	/* Blanks around names, as perf takes them; a PMU's /.../ is one event,
+	 * commas and all (the whole spec is named when it is unknown). */
+	{ __LINE__, "task-clock, page-faults", 0, 2, NULL },
+	{ __LINE__, " cycles ,\tinstructions ", 0, 2, NULL },
+	{ __LINE__, "{ cycles , instructions } , page-faults", 0, 3, NULL },
+	{ __LINE__, "cycles, ", TI_EEVENT_SYNTAX, 0, NULL },
+	{ __LINE__, " ", TI_EEVENT_SYNTAX, 0, NULL },
+	{ __LINE__, "msr/event=0x00,config1=0/", TI_EEVENT_PMU, 0, "msr/event=0x00,config1=0/" },
+	{ __LINE__, "cycles,cpu/event=0x3c,umask=0x0/:u", TI_EEVENT_PMU, 0,
+	  "cpu/event=0x3c,umask=0x0/:u" },
 };
 
 int main(void)
@@ -54,6 +64,14 @@ int main(void)
 
 	struct ti_event_list l;
 	char bad[64];
+
+	/* The names keep no blank: they are the summary's keys. */
+	ti_events_parse("{ task-clock , page-faults }, cycles:u ", &l, bad, sizeof bad);
+	TAP_OK(l.n == 3 && strcmp(l.ev[0].name, "task-clock") == 0 &&
+		       strcmp(l.ev[1].name, "page-faults") == 0 && strcmp(l.ev[2].name, "cycles:u") == 0 &&
+		       l.ev[0].group == l.ev[1].group && l.ev[2].group != l.ev[0].group,
+	       "blanks trimmed, group kept ('%s' '%s' '%s')", l.ev[0].name, l.ev[1].name,
+	       l.ev[2].name);
 
 	ti_events_parse("cycles:u,r1a2,{task-clock,page-faults},cs", &l, bad, sizeof bad);
 	TAP_OK(l.ev[0].type == TI_TYPE_HARDWARE && l.ev[0].config == 0, "cycles is HW 0");

@@ -51,6 +51,9 @@ EXTRA_DIST += tests/counters-lost.sh
 # every fatal signal handled.
 TESTS += tests/result-files.sh tests/signals-all.sh
 EXTRA_DIST += tests/result-files.sh tests/signals-all.sh
+# timeit-perf's parsing: "-" paths, -e blanks and PMU commas, exact limits.
+TESTS += tests/perfwrap-args.sh
+EXTRA_DIST += tests/perfwrap-args.sh
 TESTS += tests/events.sh
 EXTRA_DIST += tests/events.sh
 

@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# Arguments that broke timeit-perf's parsing, checked beside timeit's:
+# paths that start with "-" (a tool would read them as options), blanks
+# after the commas of -e, commas inside a PMU's /.../, and byte limits
+# that are not whole blocks of the shell's ulimit (exact, as in timeit).
+. "$top_srcdir/tests/setup"
+
+PERFWRAP=$top_builddir/perfwrap/timeit-perf
+[ -x "$PERFWRAP" ] || fail "$PERFWRAP was not built"
+perf_bin=${PERF:-perf}
+command -v "$perf_bin" >/dev/null 2>&1 || skip "perf is not installed (linux-perf)"
+"$perf_bin" stat -x, -o /dev/null -e task-clock true 2>/dev/null ||
+	skip "perf cannot count task-clock here"
+TIMEIT_PERF=$perf_bin
+export TIMEIT_PERF
+
+# Paths starting with "-": the summary, a redirect, the directory, TMPDIR.
+mkdir -- -d -t
+for tool in "$TIMEIT" "$PERFWRAP"; do
+	name=${tool##*/}
+	rm -f -- -d/s -d/-out
+	echo previous >-d/s
+	expect_status 0 env TMPDIR=-t "$tool" --summary -d/s --chdir -d --redirect-stdout -d/-out \
+		"$AUX" pwd 2>err
+	[ "$(sed -n 1p -- -d/s)" = "exit 0" ] || fail "$name --summary -d/s: $(cat err)"
+	[ "$(cat -- -d/-out)" = "$tmp/-d" ] || fail "$name --redirect-stdout -d/-out: $(cat -- -d/-out)"
+	[ -z "$(find . -name '.timeit.tmp.*' -o -name 'timeit-perf.*')" ] ||
+		fail "$name: temporary files left"
+done
+
+# Blanks after the commas of -e: the keys are the names, in both.
+for tool in "$TIMEIT" "$PERFWRAP"; do
+	name=${tool##*/}
+	expect_status 0 "$tool" --summary s -e 'task-clock, page-faults' "$AUX" burn 20
+	keys=$(sed -n '5,$p' s | awk '$1 != "tsc-ticks" && $1 != "noise-flags" { print $1 }' |
+		tr '\n' ' ')
+	if "$TIMEIT" --version | grep -qx 'perf events: yes' || [ "$name" != timeit ]; then
+		[ "$keys" = "task-clock page-faults " ] || fail "$name -e 'task-clock, page-faults': keys '$keys'"
+	fi
+	! grep -q '^ ' s || fail "$name: a key with a leading blank: $(cat s)"
+done
+
+# A PMU's /.../ with commas is one event: timeit-perf passes it whole to
+# perf and keys it by perf's name for it; timeit refuses it by that name.
+if "$perf_bin" stat -x, -o /dev/null -e 'software/config=1,config1=0/' true 2>/dev/null; then
+	expect_status 0 "$PERFWRAP" --summary s -e 'software/config=1,config1=0/,task-clock' \
+		"$AUX" burn 20
+	grep -Eq '^software/config=1,config1=0/ [0-9]+$' s ||
+		fail "timeit-perf: the PMU event was cut: $(cat s)"
+	grep -Eq '^task-clock +[0-9.]+$' s || fail "timeit-perf: the event after it is gone: $(cat s)"
+else
+	echo "note: perf has no software PMU syntax here" >&2
+fi
+expect_status 1 "$TIMEIT" --summary s -e 'cycles,cpu/event=0x3c,umask=0x0/' true 2>err
+grep -q "'cpu/event=0x3c,umask=0x0/'" err || fail "timeit: the PMU event is not named whole: $(cat err)"
+
+# Byte limits that are not whole blocks (dash: 512 for file size, 1024
+# for the others) are exact, as in timeit.
+for tool in "$TIMEIT" "$PERFWRAP"; do
+	name=${tool##*/}
+	for lim in file-size:fsize:1000 core:core:1023 stack-size:stack:8389633 data-size:data:1073741825; do
+		opt=${lim%%:*} rest=${lim#*:}
+		res=${rest%%:*} val=${rest#*:}
+		expect_status 0 "$tool" --summary s --limit-"$opt" "$val" "$AUX" limit "$res" >out 2>err
+		[ "$(cat out)" = "$val" ] || fail "$name --limit-$opt $val: the limit is $(cat out); $(cat err)"
+	done
+done
+exit 0
