@@ -41,6 +41,20 @@ cmp -s want picked || fail "SHARD=1/2 of BENCHMARKS on the command line: $(cat p
 BENCHMARKS='tak sieve hash fft' list SHARD=1/2 > picked
 cmp -s want picked || fail "SHARD=1/2 of BENCHMARKS in the environment: $(cat picked)"
 
+# A benchmark named twice is one benchmark: listed, run and reported
+# once, in the order first given.
+list BENCHMARKS='sieve tak sieve tak' > picked
+printf '%s\n' SingleSource/Benchmarks/sieve SingleSource/Benchmarks/tak > want
+cmp -s want picked || fail "BENCHMARKS with repeats: $(cat picked)"
+make -s -f "$suite/Makefile" O="$tmp/dup" TIMEIT="$TIMEIT" SIZE=small BENCHMARKS='tak tak' \
+	> table.dup
+grep -Eq '^SingleSource/Benchmarks/tak +pass +1/1 ' table.dup ||
+	fail "BENCHMARKS='tak tak': $(cat table.dup)"
+[ "$(grep -c '"name": "SingleSource/Benchmarks/tak"' "$tmp/dup/report.json")" -eq 1 ] ||
+	fail "BENCHMARKS='tak tak': tak reported twice in report.json"
+[ "$(grep -c 'SingleSource/Benchmarks/tak' "$tmp/dup/report.csv")" -eq 1 ] ||
+	fail "BENCHMARKS='tak tak': tak reported twice in report.csv"
+
 # Two real shard runs of the bundled benchmarks: each writes summaries of
 # its own benchmarks only, and together they cover the suite once.
 : > ran
