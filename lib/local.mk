@@ -15,7 +15,7 @@ lib_libtimeit_a_SOURCES = \
 	lib/summary.c lib/summary.h \
 	lib/util.c lib/util.h
 lib_libtimeit_a_SOURCES += lib/pfm.c lib/pfm.h
-lib_libtimeit_a_SOURCES += lib/stats.c lib/stats-infer.c lib/stats.h \
+lib_libtimeit_a_SOURCES += lib/stats.c lib/stats-infer.c lib/stats-rank.c lib/stats-shift.c lib/stats.h \
 	lib/jsonread.c lib/jsonread.h
 lib_libtimeit_a_SOURCES += lib/repeat.c lib/repeat.h
 # Issue 8: instruction counts under valgrind.

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* stats-infer.c: rank tests, shift estimates, multiple-comparison
- * adjustment and a reproducible bootstrap (ti_stats_*, declared in
- * stats.h).  Kept apart from stats.c because it needs libm. */
+/* stats-infer.c: distributions (normal, Student's t), multiple-comparison
+ * adjustment, a reproducible PRNG and bootstrap (ti_stats_*, declared in
+ * stats.h).  Kept apart from stats.c because it needs libm; the rank tests
+ * are in stats-rank.c, the shift estimates in stats-shift.c. */
 #include "config.h"
 
 #include <errno.h>
@@ -40,197 +41,79 @@ double ti_stats_normal_quantile(double p)
 	return 0.5 * (lo + hi);
 }
 
-struct tagged {
-	double v;
-	int side;		/* 0: x, 1: y */
-};
-
-static int cmp_tagged(const void *a, const void *b)
+/* The regularised incomplete beta function I_x(a, b) by its continued
+ * fraction, evaluated with the modified Lentz method (Lentz 1976;
+ * Thompson & Barnett 1986), on the side where it converges fast. */
+static double beta_cf(double a, double b, double x)
 {
-	return cmp_double(&((const struct tagged *)a)->v, &((const struct tagged *)b)->v);
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double mm = m, num;
+		/* Even step. */
+		num = mm * (b - mm) * x / ((a + 2 * mm - 1) * (a + 2 * mm));
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+		if (fabs(c) < tiny)
+			c = tiny;
+		h *= d * c;
+		/* Odd step. */
+		num = -(a + mm) * (a + b + mm) * x / ((a + 2 * mm) * (a + 2 * mm + 1));
+		d = 1 + num * d;
+		c = 1 + num / c;
+		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+		if (fabs(c) < tiny)
+			c = tiny;
+		double del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return h;
 }
 
-/* Counts of the size-M subsets of N items with doubled ranks R2 by their
- * doubled rank sum: out[s] for s = 0 .. N(N+1).  This is the permutation
- * distribution of the rank sum conditional on the tie pattern; without ties
- * it is the classical Mann-Whitney distribution.  Dynamic programming over
- * items: ways[k][s] = subsets of size k among the items seen so far. */
-static double *rank_sum_counts(const unsigned *r2, size_t n, size_t m, size_t *smax)
+static double incomplete_beta(double a, double b, double x)
 {
-	size_t stop = n * (n + 1), w = stop + 1;
-	double *ways = calloc((m + 1) * w, sizeof *ways);
-	double *out;
-
-	if (!ways)
-		return NULL;
-	ways[0] = 1;
-	for (size_t i = 0; i < n; i++) {
-		size_t kmax = i + 1 < m ? i + 1 : m;
-		for (size_t k = kmax; k >= 1; k--)
-			for (size_t s = stop; s >= r2[i]; s--)
-				ways[k * w + s] += ways[(k - 1) * w + s - r2[i]];
-	}
-	out = malloc(w * sizeof *out);
-	if (out)
-		memcpy(out, ways + m * w, w * sizeof *out);
-	free(ways);
-	*smax = stop;
-	return out;
-}
-
-int ti_stats_mann_whitney(const double *x, size_t m, const double *y, size_t n,
-			  struct ti_stats_mw *r)
-{
-	size_t total = m + n, i, j;
-	struct tagged *t;
-	unsigned *r2;
-	double w2 = 0, tie_term = 0;
-
-	if (m == 0 || n == 0)
-		return -EINVAL;
-	t = malloc(total * sizeof *t);
-	r2 = malloc(total * sizeof *r2);
-	if (!t || !r2) {
-		free(t);
-		free(r2);
-		return -ENOMEM;
-	}
-	for (i = 0; i < m; i++)
-		t[i] = (struct tagged){ x[i], 0 };
-	for (i = 0; i < n; i++)
-		t[m + i] = (struct tagged){ y[i], 1 };
-	qsort(t, total, sizeof *t, cmp_tagged);
-	/* Midranks, doubled so they stay integers: positions i..j-1 (0-based)
-	 * share rank ((i+1) + j) / 2. */
-	for (i = 0; i < total; i = j) {
-		for (j = i + 1; j < total && t[j].v == t[i].v; j++)
-			;
-		double tl = (double)(j - i);
-		tie_term += tl * tl * tl - tl;
-		for (size_t k = i; k < j; k++) {
-			r2[k] = (unsigned)(i + 1 + j);
-			if (t[k].side == 0)
-				w2 += r2[k];
-		}
-	}
-	r->u = w2 / 2 - (double)m * (double)(m + 1) / 2;
-
-	if (total <= TI_STATS_EXACT_MAX) {
-		size_t smax;
-		double *c = rank_sum_counts(r2, total, m, &smax);
-		double all = 0, le = 0, ge = 0;
-
-		if (!c) {
-			free(t);
-			free(r2);
-			return -ENOMEM;
-		}
-		for (size_t s = 0; s <= smax; s++) {
-			all += c[s];
-			if ((double)s <= w2)
-				le += c[s];
-			if ((double)s >= w2)
-				ge += c[s];
-		}
-		free(c);
-		/* Two-sided: twice the smaller tail, as R's wilcox.test does. */
-		r->p = fmin(1.0, 2 * fmin(le, ge) / all);
-		r->z = 0;
-		r->exact = true;
-	} else {
-		/* Normal approximation; variance with the tie correction
-		 * (Lehmann, Nonparametrics, 1975, eq. 1.45). */
-		double mm = (double)m, nn = (double)n, nt = (double)total;
-		double mu = mm * nn / 2;
-		double var = mm * nn / 12 * ((nt + 1) - tie_term / (nt * (nt - 1)));
-		double d = fabs(r->u - mu) - 0.5;
-
-		if (d < 0)
-			d = 0;
-		r->z = var > 0 ? (r->u - mu) / sqrt(var) : 0;
-		r->p = var > 0 ? fmin(1.0, erfc(d / sqrt(var) / M_SQRT2)) : 1.0;
-		r->exact = false;
-	}
-	free(t);
-	free(r2);
-	return 0;
-}
-
-/* Moses' K: the confidence interval is the K-th smallest to the K-th
- * largest pairwise difference, where K - 1 is the largest u with
- * P(U <= u) <= alpha/2 under the untied null distribution.  0 means no
- * finite interval reaches that level.  *LEVEL gets the exact coverage. */
-static int moses_k(size_t m, size_t n, double alpha, size_t *k, double *level)
-{
-	size_t total = m + n;
-
-	if (total <= TI_STATS_EXACT_MAX) {
-		unsigned *r2 = malloc(total * sizeof *r2);
-		size_t smax, base = m * (m + 1);	/* doubled minimum rank sum */
-		double *c, all = 0, cum = 0;
-
-		if (!r2)
-			return -ENOMEM;
-		for (size_t i = 0; i < total; i++)
-			r2[i] = (unsigned)(2 * (i + 1));
-		c = rank_sum_counts(r2, total, m, &smax);
-		free(r2);
-		if (!c)
-			return -ENOMEM;
-		for (size_t s = 0; s <= smax; s++)
-			all += c[s];
-		*k = 0;
-		*level = 1;
-		/* U = (W2 - base) / 2 takes the values 0 .. m*n. */
-		for (size_t u = 0; u <= m * n; u++) {
-			cum += c[base + 2 * u];
-			if (cum / all > alpha / 2)
-				break;
-			*k = u + 1;
-			*level = 1 - 2 * cum / all;
-		}
-		free(c);
+	if (x <= 0)
 		return 0;
-	}
-	double mn = (double)m * (double)n;
-	double z = ti_stats_normal_quantile(1 - alpha / 2);
-	double kk = floor(mn / 2 - z * sqrt(mn * (double)(total + 1) / 12));
-	*k = kk < 1 ? 0 : (size_t)kk;
-	*level = 1 - alpha;
-	return 0;
+	if (x >= 1)
+		return 1;
+	double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
 }
 
-int ti_stats_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
-			    double alpha, struct ti_stats_hl *r)
+double ti_stats_t_cdf(double t, double df)
 {
-	size_t np = m * n, k;
-	double *d, level;
-	int rc;
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	double tail = 0.5 * incomplete_beta(df / 2, 0.5, df / (df + t * t));
+	return t > 0 ? 1 - tail : tail;
+}
 
-	if (m == 0 || n == 0 || !(alpha > 0 && alpha < 1))
-		return -EINVAL;
-	if (!(d = malloc(np * sizeof *d)))
-		return -ENOMEM;
-	for (size_t i = 0; i < m; i++)
-		for (size_t j = 0; j < n; j++)
-			d[i * n + j] = y[j] - x[i];
-	ti_stats_sort(d, np);
-	r->shift = ti_stats_quantile_sorted(d, np, 0.5);
-	if ((rc = moses_k(m, n, alpha, &k, &level)) < 0) {
-		free(d);
-		return rc;
+double ti_stats_t_quantile(double p, double df)
+{
+	double lo = -1e6, hi = 1e6;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return p == 0 ? -INFINITY : p == 1 ? INFINITY : NAN;
+	for (int i = 0; i < 400 && hi - lo > 1e-13 * fmax(1, fabs(lo)); i++) {
+		double mid = 0.5 * (lo + hi);
+		if (ti_stats_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
 	}
-	if (k == 0 || k > np) {
-		r->lo = -INFINITY;
-		r->hi = INFINITY;
-		r->level = 1;
-	} else {
-		r->lo = d[k - 1];
-		r->hi = d[np - k];
-		r->level = level;
-	}
-	free(d);
-	return 0;
+	return 0.5 * (lo + hi);
 }
 
 struct indexed {

@@ -13,9 +13,14 @@
  * deviation of normal data: 1 / Phi^-1(3/4) (Rousseeuw & Croux 1993). */
 #define TI_STATS_MAD_SCALE 1.4826
 
-/* Above this total sample count the Mann-Whitney test switches from the
- * exact permutation distribution to the normal approximation. */
-#define TI_STATS_EXACT_MAX 40
+/* Above this total sample count the Mann-Whitney test (and Moses' K)
+ * switch from the exact permutation distribution to the normal
+ * approximation; above TI_STATS_SR_EXACT_MAX pairs the signed-rank test
+ * (and Tukey's K) do.  Below them the distributions are exact conditional
+ * on ties, which the normal approximation is not: with the heavy ties of
+ * 4-decimal summaries it can be anti-conservative well above 40. */
+#define TI_STATS_EXACT_MAX 100
+#define TI_STATS_SR_EXACT_MAX 300
 
 struct ti_stats_summary {
 	size_t n;
@@ -45,8 +50,15 @@ int ti_stats_summarize(const double *x, size_t n, struct ti_stats_summary *s);
 /* Standard normal quantile: the z with Phi(z) = P, 0 < P < 1. */
 double ti_stats_normal_quantile(double p);
 
+/* Student's t distribution with DF degrees of freedom: P(T <= t), and the
+ * t with P(T <= t) = P. */
+double ti_stats_t_cdf(double t, double df);
+double ti_stats_t_quantile(double p, double df);
+
 struct ti_stats_mw {
-	double u;		/* pairs (x_i, y_j) with x_i > y_j, ties counting 1/2 */
+	double u;		/* Mann-Whitney: pairs (x_i, y_j) with x_i > y_j, ties
+				 * counting 1/2; signed rank: the sum of the ranks of
+				 * the positive differences */
 	double z;		/* normal deviate of U (0 when exact) */
 	double p;		/* two-sided p-value */
 	bool exact;		/* p from the exact permutation distribution */
@@ -59,6 +71,19 @@ struct ti_stats_mw {
 int ti_stats_mann_whitney(const double *x, size_t m, const double *y, size_t n,
 			  struct ti_stats_mw *r);
 
+/* Two-sided Wilcoxon signed-rank test of the N paired differences D
+ * against a centre of 0, zeros ranked and then left out (Pratt 1959):
+ * exact (conditional on ties and zeros) when N <= TI_STATS_SR_EXACT_MAX,
+ * otherwise the normal approximation with the moments of the ranks
+ * present and a continuity correction.  Returns 0, -EINVAL or -ENOMEM. */
+int ti_stats_signed_rank(const double *d, size_t n, struct ti_stats_mw *r);
+
+/* The smallest two-sided p-value the exact tests can give: complete
+ * separation of M and N samples, 2 / C(M+N, M); N positive differences,
+ * 2^(1-N).  0 where the normal approximation takes over. */
+double ti_stats_min_p_mann_whitney(size_t m, size_t n);
+double ti_stats_min_p_signed_rank(size_t n);
+
 struct ti_stats_hl {
 	double shift;		/* median of all y_j - x_i */
 	double lo, hi;		/* confidence interval; -inf/+inf when n is too small */
@@ -67,9 +92,25 @@ struct ti_stats_hl {
 
 /* Hodges-Lehmann estimate of the shift of Y relative to X with Moses'
  * distribution-free confidence interval at level 1 - ALPHA (pass logarithms
- * to get the shift of log-ratios).  Returns 0, -EINVAL or -ENOMEM. */
+ * to get the shift of log-ratios), in O((m+n) log(m+n)) time and O(m+n)
+ * memory.  Returns 0, -EINVAL or -ENOMEM. */
 int ti_stats_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
 			    double alpha, struct ti_stats_hl *r);
+
+/* The one-sample Hodges-Lehmann estimate of the centre of the N values
+ * D (the median of the Walsh averages (d_i + d_j) / 2, i <= j) with
+ * Tukey's distribution-free interval at level 1 - ALPHA, the one the
+ * signed-rank test gives; same costs.  Returns 0, -EINVAL or -ENOMEM. */
+int ti_stats_walsh(const double *d, size_t n, double alpha, struct ti_stats_hl *r);
+
+/* The order statistic K (1-based) that bounds the interval at level
+ * 1 - ALPHA: Moses' for M and N samples (the K-th smallest and largest of
+ * the m*n differences), Tukey's for N differences (of the n(n+1)/2 Walsh
+ * averages).  K = 0: no finite interval reaches that level.  *LEVEL gets
+ * the exact coverage (the nominal one where the normal approximation is
+ * used).  Returns 0 or -ENOMEM. */
+int ti_stats_moses_k(size_t m, size_t n, double alpha, size_t *k, double *level);
+int ti_stats_walsh_k(size_t n, double alpha, size_t *k, double *level);
 
 enum ti_stats_adjust {
 	TI_STATS_ADJUST_NONE,

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "stats.h"
@@ -102,12 +103,12 @@ static void test_mann_whitney(void)
 		{ __LINE__, { 1, 2, 2 }, { 2, 3, 4 }, 3, 3, 1, 0.3 },
 		/* All equal: nothing to tell apart. */
 		{ __LINE__, { 5, 5 }, { 5, 5, 5 }, 2, 3, 3, 1 },
-		/* Normal approximation (m + n = 50 > TI_STATS_EXACT_MAX):
-		 * z = (312.5 - 0.5) / sqrt(625 * 51 / 12), p = erfc(z / sqrt 2). */
+		/* Exact up to 100 samples in all: complete separation 25/25 is
+		 * 2 / C(50, 25); the normal approximation would say 1.4e-9. */
 		{ __LINE__, { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
 			      21, 22, 23, 24, 25 },
 		  { 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44,
-		    45, 46, 47, 48, 49, 50 }, 25, 25, 0, 1.4156562248495634e-09 },
+		    45, 46, 47, 48, 49, 50 }, 25, 25, 0, 1.5821457239859791e-14 },
 	};
 
 	for (size_t i = 0; i < N(cases); i++) {
@@ -119,23 +120,40 @@ static void test_mann_whitney(void)
 		       r.u, r.p, cases[i].p, r.exact ? " exact" : " normal");
 	}
 
-	/* Normal approximation with the tie correction, by hand: x = 10 ones,
-	 * 11 twos; y = 5 ones, 10 twos, 5 threes; U = 135, ties 15, 21, 5:
-	 * var = 420/12 * (42 - (3360 + 9240 + 120) / (41 * 42)),
-	 * p = erfc((|135 - 210| - 0.5) / sqrt(var) / sqrt 2) = 0.0314019. */
-	double x[21], y[20];
-	for (int i = 0; i < 21; i++)
-		x[i] = i < 10 ? 1 : 2;
-	for (int i = 0; i < 20; i++)
-		y[i] = i < 5 ? 1 : i < 15 ? 2 : 3;
+	/* Normal approximation with the tie correction (above 100 samples),
+	 * by hand: x = 30 ones, 31 twos; y = 15 ones, 30 twos, 15 threes;
+	 * U = 1155, ties 45, 61, 15: var = 3660/12 * (122 - (91080 + 226920 +
+	 * 3360) / (121 * 120)), p = erfc((|1155 - 1830| - 0.5) / sqrt(var) /
+	 * sqrt 2) = 0.000111211. */
+	double x[61], y[60];
+	for (int i = 0; i < 61; i++)
+		x[i] = i < 30 ? 1 : 2;
+	for (int i = 0; i < 60; i++)
+		y[i] = i < 15 ? 1 : i < 45 ? 2 : 3;
 	struct ti_stats_mw r;
-	int rc = ti_stats_mann_whitney(x, 21, y, 20, &r);
-	TAP_OK(rc == 0 && !r.exact && r.u == 135 &&
-	       near(r.p, 0.03140189810704618, 1e-12), "tie-corrected normal approximation p %.10g", r.p);
+	int rc = ti_stats_mann_whitney(x, 61, y, 60, &r);
+	TAP_OK(rc == 0 && !r.exact && r.u == 1155 &&
+	       near(r.p, 0.0001112113294924224, 1e-14), "tie-corrected normal approximation p %.10g", r.p);
+	/* Heavy ties of 4-decimal summaries above 40 samples (a regression:
+	 * the normal approximation said p 0.0451 and exit status 1): A = 12 x
+	 * 0.0100 + 11 x 0.0101, B = 6 x 0.0100 + 15 x 0.0101 + 2 x 0.0102;
+	 * the exact conditional p (subset enumeration by dynamic programming
+	 * over exact fractions) is 0.0646974615. */
+	double ha[23], hb[23];
+	for (int i = 0; i < 23; i++) {
+		ha[i] = i < 12 ? 0.0100 : 0.0101;
+		hb[i] = i < 6 ? 0.0100 : i < 21 ? 0.0101 : 0.0102;
+	}
+	rc = ti_stats_mann_whitney(ha, 23, hb, 23, &r);
+	TAP_OK(rc == 0 && r.exact && near(r.p, 0.0646974615398597, 1e-12),
+	       "heavy ties, 23 + 23: exact p %.10g (not the normal 0.0451)", r.p);
 	TAP_OK(ti_stats_mann_whitney(x, 0, y, 20, &r) == -EINVAL, "an empty side is -EINVAL");
+	TAP_OK(near(ti_stats_min_p_mann_whitney(5, 5), 2.0 / 252, 1e-15) &&
+	       near(ti_stats_min_p_mann_whitney(2, 2), 1.0 / 3, 1e-15) &&
+	       ti_stats_min_p_mann_whitney(60, 60) == 0, "smallest exact p: 2/252, 1/3; 0 above 100");
 
-	/* At the switch (20 + 20) the exact p and the normal approximation
-	 * of the same data agree to about 0.01. */
+	/* Without heavy ties (20 + 20) the exact p and the normal
+	 * approximation of the same data agree to about 0.01. */
 	double a[20], b[20];
 	for (int i = 0; i < 20; i++) {
 		a[i] = 2 * i;
@@ -185,6 +203,170 @@ static void test_hodges_lehmann(void)
 	double one = 1;
 	TAP_OK(ti_stats_hodges_lehmann(&one, 1, &one, 0, 0.05, &r) == -EINVAL,
 	       "hodges-lehmann with an empty side is -EINVAL");
+}
+
+static void test_signed_rank(void)
+{
+	/* Exact p-values by enumerating all 2^n sign patterns of the nonzero
+	 * differences (Pratt's ranks: zeros ranked, then left out). */
+	static const struct {
+		int line;
+		double d[12];
+		size_t n;
+		double t, p;
+	} cases[] = {
+		/* All positive, n = 10: 2 / 1024. */
+		{ __LINE__, { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, 10, 55, 1.0 / 512 },
+		{ __LINE__, { -1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, 10, 54, 1.0 / 256 },
+		{ __LINE__, { -1, -2, -3, 4, 5, 6, 7, 8, 9, 10 }, 10, 49, 7.0 / 256 },
+		/* Zeros and ties: ranks 1.5 1.5 4 4 4 7 7 7 9 10, zeros out. */
+		{ __LINE__, { 0, 0, 1, 1, -1, 2, 2, 2, -3, 4 }, 10, 39, 25.0 / 128 },
+		{ __LINE__, { 1, -2, 3, -4, 5, -6, 7, -8 }, 8, 16, 27.0 / 32 },
+		/* All tied and positive: 2 / 64. */
+		{ __LINE__, { 0.5, 0.5, 0.5, 0.5, 0.5, 0.5 }, 6, 21, 1.0 / 32 },
+		/* Nothing but zeros: no evidence either way. */
+		{ __LINE__, { 0, 0, 0 }, 3, 0, 1 },
+		{ __LINE__, { 3 }, 1, 1, 1 },
+	};
+
+	for (size_t i = 0; i < N(cases); i++) {
+		struct ti_stats_mw r;
+		int rc = ti_stats_signed_rank(cases[i].d, cases[i].n, &r);
+		tap_ok(rc == 0 && r.exact && r.u == cases[i].t && near(r.p, cases[i].p, 1e-15),
+		       cases[i].line, "signed rank n %zu: T+ %g p %.10g (want %.10g)", cases[i].n,
+		       r.u, r.p, cases[i].p);
+	}
+	/* Above TI_STATS_SR_EXACT_MAX: the normal approximation with the
+	 * permutation moments.  400 differences 1..400, the first 180
+	 * negative: T+ = sum(181..400) = 63910, E = 40100, Var = sum(r^2)/4,
+	 * p = erfc((|T+ - E| - 0.5) / sd / sqrt 2). */
+	static double d[400];
+	double var = 0;
+	for (int i = 0; i < 400; i++) {
+		d[i] = i < 180 ? -(i + 1) : i + 1;
+		var += (double)(i + 1) * (i + 1) / 4;
+	}
+	struct ti_stats_mw r;
+	double want = erfc((fabs(63910.0 - 40100) - 0.5) / sqrt(var) / sqrt(2));
+	int rc = ti_stats_signed_rank(d, 400, &r);
+	TAP_OK(rc == 0 && !r.exact && r.u == 63910 && near(r.p, want, want * 1e-9),
+	       "signed rank n 400, normal approximation: p %.6g (want %.6g)", r.p, want);
+	TAP_OK(ti_stats_signed_rank(d, 0, &r) == -EINVAL, "signed rank of nothing is -EINVAL");
+	TAP_OK(near(ti_stats_min_p_signed_rank(10), 1.0 / 512, 1e-18) &&
+	       ti_stats_min_p_signed_rank(1) == 1, "smallest exact signed-rank p: 2^(1-n)");
+}
+
+static void test_walsh(void)
+{
+	/* Tukey's K from the untied signed-rank null: the published two-sided
+	 * 0.05 critical values T = 8 (n 10) and 52 (n 20) are K - 1. */
+	static const struct {
+		int line;
+		size_t n;
+		double alpha;
+		size_t k;
+		double level;
+	} ks[] = {
+		{ __LINE__, 5, 0.05, 0, 1 },
+		{ __LINE__, 6, 0.05, 1, 0.96875 },
+		{ __LINE__, 8, 0.05, 4, 0.9609375 },
+		{ __LINE__, 10, 0.05, 9, 0.951171875 },
+		{ __LINE__, 20, 0.05, 53, 0.9515590667724609 },
+	};
+	for (size_t i = 0; i < N(ks); i++) {
+		size_t k;
+		double level;
+		int rc = ti_stats_walsh_k(ks[i].n, ks[i].alpha, &k, &level);
+		tap_ok(rc == 0 && k == ks[i].k && near(level, ks[i].level, 1e-12), ks[i].line,
+		       "walsh K n %zu: %zu level %.6f", ks[i].n, k, level);
+	}
+	/* Walsh averages by hand (brute force over all 55 of them). */
+	double d[] = { 0.3, -0.1, 0.5, 0.2, 0.9, 0.4, -0.2, 0.6, 0.1, 0.7 };
+	struct ti_stats_hl h;
+	int rc = ti_stats_walsh(d, N(d), 0.05, &h);
+	TAP_OK(rc == 0 && near(h.shift, 0.35, 1e-12) && near(h.lo, 0.1, 1e-12) &&
+	       near(h.hi, 0.6, 1e-12) && near(h.level, 0.951171875, 1e-12),
+	       "walsh: centre %g CI %g..%g level %g", h.shift, h.lo, h.hi, h.level);
+	double d2[] = { 1, 2, 2, 3, 5, 8 };
+	rc = ti_stats_walsh(d2, N(d2), 0.10, &h);
+	TAP_OK(rc == 0 && near(h.shift, 3, 1e-12) && near(h.lo, 1.5, 1e-12) && near(h.hi, 5.5, 1e-12),
+	       "walsh with ties: centre %g CI %g..%g", h.shift, h.lo, h.hi);
+	rc = ti_stats_walsh(d2, 1, 0.05, &h);
+	TAP_OK(rc == 0 && h.shift == 1 && isinf(h.lo) && isinf(h.hi), "walsh of one value: itself, no interval");
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The order-statistic selection of stats-shift.c against sorting every
+ * difference and Walsh average, on random samples with and without heavy
+ * ties, for many sizes. */
+static void test_shift_selection(void)
+{
+	struct ti_stats_rng r;
+	size_t bad = 0, runs = 0;
+
+	ti_stats_rng_seed(&r, 12);
+	for (int trial = 0; trial < 300; trial++) {
+		size_t m = 1 + (size_t)(ti_stats_rng_uniform(&r) * 70);
+		size_t n = 1 + (size_t)(ti_stats_rng_uniform(&r) * 70);
+		bool ties = trial % 2;
+		double x[70], y[70], *all = malloc(m * n * sizeof *all), *w;
+		struct ti_stats_hl h;
+		size_t k, nw = 0;
+		double level;
+
+		for (size_t i = 0; i < m; i++)
+			x[i] = ties ? floor(ti_stats_rng_uniform(&r) * 5) : ti_stats_rng_normal(&r);
+		for (size_t j = 0; j < n; j++)
+			y[j] = ties ? floor(ti_stats_rng_uniform(&r) * 5) : ti_stats_rng_normal(&r) + 0.3;
+		for (size_t i = 0; i < m; i++)
+			for (size_t j = 0; j < n; j++)
+				all[i * n + j] = y[j] - x[i];
+		qsort(all, m * n, sizeof *all, cmp_d);
+		ti_stats_hodges_lehmann(x, m, y, n, 0.05, &h);
+		ti_stats_moses_k(m, n, 0.05, &k, &level);
+		double med = all[(m * n - 1) / 2] + (all[m * n / 2] - all[(m * n - 1) / 2]) / 2;
+		runs++;
+		if (h.shift != med || (k && (h.lo != all[k - 1] || h.hi != all[m * n - k])))
+			bad++;
+		/* Walsh averages of x. */
+		w = malloc(m * (m + 1) / 2 * sizeof *w);
+		double sx[70];
+		memcpy(sx, x, m * sizeof *sx);
+		qsort(sx, m, sizeof *sx, cmp_d);
+		for (size_t i = 0; i < m; i++)
+			for (size_t j = i; j < m; j++)
+				w[nw++] = (sx[i] + sx[j]) / 2;
+		qsort(w, nw, sizeof *w, cmp_d);
+		ti_stats_walsh(x, m, 0.05, &h);
+		ti_stats_walsh_k(m, 0.05, &k, &level);
+		med = w[(nw - 1) / 2] + (w[nw / 2] - w[(nw - 1) / 2]) / 2;
+		runs++;
+		if (h.shift != med || (k && (h.lo != w[k - 1] || h.hi != w[nw - k])))
+			bad++;
+		free(all);
+		free(w);
+	}
+	TAP_OK(bad == 0, "selection = sorting all values: %zu of %zu differ", bad, runs);
+}
+
+static void test_t(void)
+{
+	/* Student's t quantiles (tables: Fisher & Yates): 0.975 at 1, 2, 10,
+	 * 30 degrees of freedom; the CDF at 0 is 1/2. */
+	TAP_OK(near(ti_stats_t_quantile(0.975, 1), 12.706204736, 1e-6) &&
+	       near(ti_stats_t_quantile(0.975, 2), 4.302652730, 1e-7) &&
+	       near(ti_stats_t_quantile(0.975, 10), 2.228138852, 1e-7) &&
+	       near(ti_stats_t_quantile(0.975, 30), 2.042272456, 1e-7) &&
+	       near(ti_stats_t_quantile(0.025, 30), -2.042272456, 1e-7) &&
+	       near(ti_stats_t_cdf(0, 5), 0.5, 1e-15) && near(ti_stats_t_cdf(1, 1), 0.75, 1e-12),
+	       "t quantiles %.9g %.9g %.9g %.9g", ti_stats_t_quantile(0.975, 1),
+	       ti_stats_t_quantile(0.975, 2), ti_stats_t_quantile(0.975, 10),
+	       ti_stats_t_quantile(0.975, 30));
 }
 
 static void test_adjust(void)
@@ -325,6 +507,10 @@ int main(void)
 	test_location();
 	test_mann_whitney();
 	test_hodges_lehmann();
+	test_signed_rank();
+	test_walsh();
+	test_shift_selection();
+	test_t();
 	test_adjust();
 	test_rng();
 	test_simulation();

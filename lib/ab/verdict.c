@@ -303,16 +303,6 @@ static int build_rows(const struct ti_ab_config *c, const struct ti_ab_set *sa,
 	return 0;
 }
 
-/* The smallest two-sided p-value the exact test can reach for sample
- * sizes M and N: complete separation, 2 / C(M+N, M). */
-static double min_p(size_t m, size_t n)
-{
-	if (m + n > TI_STATS_EXACT_MAX)
-		return 0;
-	return fmin(1, 2 * exp(lgamma((double)m + 1) + lgamma((double)n + 1) -
-			       lgamma((double)(m + n) + 1)));
-}
-
 static int adjust_and_decide(struct ti_ab_result *res, const struct ti_ab_config *c)
 {
 	struct ti_ab_row *rows = res->rows;
@@ -327,7 +317,7 @@ static int adjust_and_decide(struct ti_ab_result *res, const struct ti_ab_config
 		if (rows[i].v == TI_AB_MISSING || rows[i].v == TI_AB_FAILED || isnan(rows[i].p))
 			continue;
 		tested++;
-		if ((mp = min_p(rows[i].a->n, rows[i].b->n)) < best) {
+		if ((mp = ti_stats_min_p_mann_whitney(rows[i].a->n, rows[i].b->n)) < best) {
 			best = mp;
 			best_m = rows[i].a->n;
 			best_n = rows[i].b->n;
