@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* fuzz/readers.c: libFuzzer target for timeit-compare's result readers
- * (ti_ab_read): timeit summaries, timeit --json, lit and LNT JSON.
- * The input becomes a file (in memory, memfd_create(2)); its first byte
- * picks the metric asked for. */
+ * (ti_ab_read): timeit summaries, timeit --json, lit and LNT JSON, and
+ * the verdict model and reports on what they read (the set against
+ * itself).  The input becomes a file (in memory, memfd_create(2)); its
+ * first byte picks the metric asked for. */
 #include "config.h"
 
 #include <stdint.h>
@@ -12,6 +13,8 @@
 #include <unistd.h>
 
 #include "read.h"
+#include "report.h"
+#include "verdict.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -19,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const metrics[] = {
 		"exec_time", "real", "user", "sys", "maxrss", "task-clock",
-		"instructions", "compile_time", "exit",
+		"instructions", "compile_time", "exit", "link_time", "hash",
+		"valgrind-instructions", "code_size",
 	};
 	struct ti_ab_set set = { 0 };
 	struct ti_ab_error err;
@@ -34,11 +38,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	if (ti_ab_read(&set, path, metric, &err) >= 0) {
+	if (ti_ab_read(&set, path, metric, 1, &err) >= 0) {
+		struct ti_ab_config c;
+		struct ti_ab_result r;
+
 		ti_ab_sort(&set);
 		for (size_t i = 0; i < set.n; i++)
 			if (ti_ab_find(&set, set.b[i].name) == NULL)
 				abort();
+		ti_ab_config_init(&c);
+		c.metric = metric;
+		if (ti_ab_verdict_run(&c, &set, &set, NULL, NULL, &r) == 0) {
+			for (int f = TI_AB_TEXT; f <= TI_AB_UNDECIDED_LIST; f++) {
+				struct ti_ab_report_opts o = { .format = f };
+				struct ti_buf out = { 0 };
+				ti_ab_report(&out, &r, &c, &o);
+				ti_buf_free(&out);
+			}
+			struct ti_ab_report_opts o = { 0 };
+			struct ti_buf svg = { 0 };
+			ti_ab_report_svg(&svg, &r, &c, &o);
+			ti_buf_free(&svg);
+			ti_ab_result_free(&r);
+		}
 	}
 	ti_ab_set_free(&set);
 	close(fd);

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,39 +46,100 @@ static void midranks(const struct tagged *t, size_t n, unsigned *r2, double *tie
 	}
 }
 
-/* Counts of the size-M subsets of N items with doubled ranks R2 by their
- * doubled rank sum: out[s] for s = 0 .. N(N+1).  This is the permutation
- * distribution of the rank sum conditional on the tie pattern; without ties
- * it is the classical Mann-Whitney distribution.  Dynamic programming over
- * items: ways[k][s] = subsets of size k among the items seen so far. */
+/* Counts of the size-M subsets of N items with doubled ranks R2 (in
+ * ascending order) by their doubled rank sum: out[s] for s = 0 .. N(N+1).
+ * This is the permutation distribution of the rank sum conditional on the
+ * tie pattern; without ties it is the classical Mann-Whitney
+ * distribution.  Dynamic programming over items: ways[k][s] = subsets of
+ * size k among the items seen so far.  Only the reachable states are
+ * visited: k no larger than the items seen nor smaller than what the
+ * items left can still complete to M, and s between the sums of the k
+ * smallest and the k largest ranks seen (prefix sums of the sorted
+ * ranks), which makes 100 samples in all cheap enough for a suite. */
 static double *rank_sum_counts(const unsigned *r2, size_t n, size_t m, size_t *smax)
 {
-	size_t stop = n * (n + 1), w = stop + 1, top = 0;
+	size_t stop = n * (n + 1), w = stop + 1;
 	double *ways = calloc((m + 1) * w, sizeof *ways);
-	double *out;
+	size_t *pre = malloc((n + 1) * sizeof *pre);
+	double *out = NULL;
 
-	if (!ways)
-		return NULL;
+	if (!ways || !pre)
+		goto out;
+	pre[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		pre[i + 1] = pre[i] + r2[i];
 	ways[0] = 1;
 	for (size_t i = 0; i < n; i++) {
-		size_t kmax = i + 1 < m ? i + 1 : m;
-		top += r2[i];	/* no sum so far exceeds the sum of all ranks seen */
-		if (top > stop)
-			top = stop;
-		for (size_t k = kmax; k >= 1; k--)
-			for (size_t s = top; s >= r2[i]; s--)
+		size_t seen = i + 1, kmax = seen < m ? seen : m;
+		size_t kmin = m > n - seen ? m - (n - seen) : 1;
+		if (kmin < 1)
+			kmin = 1;
+		for (size_t k = kmax; k >= kmin; k--) {
+			size_t lo = pre[k], hi = pre[seen] - pre[seen - k];
+			if (lo < r2[i])
+				lo = r2[i];
+			for (size_t s = hi; s >= lo; s--)
 				ways[k * w + s] += ways[(k - 1) * w + s - r2[i]];
+			if (k == 1)
+				break;
+		}
 	}
 	out = malloc(w * sizeof *out);
 	if (out)
 		memcpy(out, ways + m * w, w * sizeof *out);
+out:
 	free(ways);
+	free(pre);
 	*smax = stop;
 	return out;
 }
 
+/* The untied distribution of M and N samples (doubled ranks 2, 4, ...,
+ * their rank sums), from CACHE when it has it; CACHE owns the result when
+ * not NULL, the caller otherwise. */
+static double *untied_counts(size_t m, size_t n, struct ti_stats_cache *cache, size_t *smax)
+{
+	size_t total = m + n;
+	unsigned *r2;
+	double *c;
+
+	for (size_t i = 0; cache && i < TI_STATS_CACHE_SLOTS; i++) {
+		if (cache->slot[i].counts && cache->slot[i].m == m && cache->slot[i].n == n) {
+			*smax = total * (total + 1);
+			return cache->slot[i].counts;
+		}
+	}
+	if (!(r2 = malloc((total ? total : 1) * sizeof *r2)))
+		return NULL;
+	for (size_t i = 0; i < total; i++)
+		r2[i] = (unsigned)(2 * (i + 1));
+	c = rank_sum_counts(r2, total, m, smax);
+	free(r2);
+	if (c && cache) {
+		unsigned k = cache->next++ % TI_STATS_CACHE_SLOTS;
+		free(cache->slot[k].counts);
+		cache->slot[k].m = m;
+		cache->slot[k].n = n;
+		cache->slot[k].counts = c;
+	}
+	return c;
+}
+
+void ti_stats_cache_free(struct ti_stats_cache *cache)
+{
+	for (size_t i = 0; i < TI_STATS_CACHE_SLOTS; i++)
+		free(cache->slot[i].counts);
+	memset(cache, 0, sizeof *cache);
+}
+
 int ti_stats_mann_whitney(const double *x, size_t m, const double *y, size_t n,
 			  struct ti_stats_mw *r)
+{
+	return ti_stats_mann_whitney_cached(x, m, y, n, NULL, r);
+}
+
+int ti_stats_mann_whitney_cached(const double *x, size_t m, const double *y, size_t n,
+				 struct ti_stats_cache *cache, struct ti_stats_mw *r)
 {
 	size_t total = m + n, i;
 	struct tagged *t;
@@ -106,7 +168,8 @@ int ti_stats_mann_whitney(const double *x, size_t m, const double *y, size_t n,
 
 	if (total <= TI_STATS_EXACT_MAX) {
 		size_t smax;
-		double *c = rank_sum_counts(r2, total, m, &smax);
+		bool untied = tie_term == 0;
+		double *c = untied ? untied_counts(m, n, cache, &smax) : rank_sum_counts(r2, total, m, &smax);
 		double all = 0, le = 0, ge = 0;
 
 		if (!c) {
@@ -121,7 +184,8 @@ int ti_stats_mann_whitney(const double *x, size_t m, const double *y, size_t n,
 			if ((double)s >= w2)
 				ge += c[s];
 		}
-		free(c);
+		if (!(untied && cache))
+			free(c);
 		/* Two-sided: twice the smaller tail, as R's wilcox.test does. */
 		r->p = fmin(1.0, 2 * fmin(le, ge) / all);
 		r->z = 0;
@@ -250,19 +314,18 @@ int ti_stats_signed_rank(const double *d, size_t n, struct ti_stats_mw *r)
 
 int ti_stats_moses_k(size_t m, size_t n, double alpha, size_t *k, double *level)
 {
+	return ti_stats_moses_k_cached(m, n, alpha, NULL, k, level);
+}
+
+int ti_stats_moses_k_cached(size_t m, size_t n, double alpha, struct ti_stats_cache *cache,
+			    size_t *k, double *level)
+{
 	size_t total = m + n;
 
 	if (total <= TI_STATS_EXACT_MAX) {
-		unsigned *r2 = malloc(total * sizeof *r2);
 		size_t smax, base = m * (m + 1);	/* doubled minimum rank sum */
-		double *c, all = 0, cum = 0;
+		double *c = untied_counts(m, n, cache, &smax), all = 0, cum = 0;
 
-		if (!r2)
-			return -ENOMEM;
-		for (size_t i = 0; i < total; i++)
-			r2[i] = (unsigned)(2 * (i + 1));
-		c = rank_sum_counts(r2, total, m, &smax);
-		free(r2);
 		if (!c)
 			return -ENOMEM;
 		for (size_t s = 0; s <= smax; s++)
@@ -277,7 +340,8 @@ int ti_stats_moses_k(size_t m, size_t n, double alpha, size_t *k, double *level)
 			*k = u + 1;
 			*level = 1 - 2 * cum / all;
 		}
-		free(c);
+		if (!cache)
+			free(c);
 		return 0;
 	}
 	double mn = (double)m * (double)n;
@@ -337,4 +401,175 @@ double ti_stats_min_p_signed_rank(size_t n)
 	if (n > TI_STATS_SR_EXACT_MAX)
 		return 0;
 	return fmin(1, ldexp(1, 1 - (int)n));
+}
+
+/* log C(n, k). */
+static double log_choose(size_t n, size_t k)
+{
+	return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1);
+}
+
+int ti_stats_sign_test(const double *d, size_t n, double alpha, struct ti_stats_mw *r,
+		       struct ti_stats_hl *h)
+{
+	double *s, le = 0, ge = 0, cum = 0;
+	size_t pos = 0, nz = 0, j = 0;
+
+	if (n == 0 || !(alpha > 0 && alpha < 1))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		pos += d[i] > 0;
+		nz += d[i] != 0;
+	}
+	/* Binomial(nz, 1/2) tails at the number of positive differences. */
+	for (size_t k = 0; k <= nz; k++) {
+		double pk = exp(log_choose(nz, k) - (double)nz * M_LN2);
+		if (k <= pos)
+			le += pk;
+		if (k >= pos)
+			ge += pk;
+	}
+	r->u = (double)pos;
+	r->z = 0;
+	r->p = nz ? fmin(1, 2 * fmin(le, ge)) : 1;
+	r->exact = true;
+	if (!(s = malloc(n * sizeof *s)))
+		return -ENOMEM;
+	memcpy(s, d, n * sizeof *s);
+	qsort(s, n, sizeof *s, cmp_double);
+	h->shift = ti_stats_quantile_sorted(s, n, 0.5);
+	/* The interval d_(j) .. d_(n+1-j) covers the median with probability
+	 * 1 - 2 P(X < j), X ~ Binomial(n, 1/2). */
+	h->level = 1;
+	for (size_t k = 0; k < n; k++) {
+		cum += exp(log_choose(n, k) - (double)n * M_LN2);
+		if (cum > alpha / 2)
+			break;
+		j = k + 1;
+		h->level = 1 - 2 * cum;
+	}
+	if (j == 0 || j > n - j + 1) {
+		h->lo = -INFINITY;
+		h->hi = INFINITY;
+		h->level = 1;
+	} else {
+		h->lo = s[j - 1];
+		h->hi = s[n - j];
+	}
+	free(s);
+	return 0;
+}
+
+int ti_stats_paired_t(const double *d, size_t n, double alpha, struct ti_stats_mw *r,
+		      struct ti_stats_hl *h)
+{
+	double mean = 0, ss = 0;
+
+	if (n == 0 || !(alpha > 0 && alpha < 1))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		mean += d[i];
+	mean /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (d[i] - mean) * (d[i] - mean);
+	h->shift = mean;
+	h->level = 1 - alpha;
+	r->exact = false;
+	if (n < 2 || ss == 0) {
+		r->u = r->z = 0;
+		r->p = n < 2 || mean == 0 ? 1 : 0;
+		h->lo = n < 2 ? -INFINITY : mean;
+		h->hi = n < 2 ? INFINITY : mean;
+		return 0;
+	}
+	double se = sqrt(ss / (double)(n - 1) / (double)n), t = mean / se, df = (double)(n - 1);
+	double q = ti_stats_t_quantile(1 - alpha / 2, df);
+	r->u = t;
+	r->z = t;
+	r->p = fmin(1, 2 * ti_stats_t_cdf(-fabs(t), df));
+	h->lo = mean - q * se;
+	h->hi = mean + q * se;
+	return 0;
+}
+
+int ti_stats_trimmed_t(const double *d, size_t n, double trim, double alpha, struct ti_stats_mw *r,
+		       struct ti_stats_hl *h)
+{
+	double *s, tm = 0, wm = 0, ws = 0;
+	size_t g, h_n;
+
+	if (n == 0 || !(alpha > 0 && alpha < 1) || !(trim >= 0 && trim < 0.5))
+		return -EINVAL;
+	if (!(s = malloc(n * sizeof *s)))
+		return -ENOMEM;
+	memcpy(s, d, n * sizeof *s);
+	qsort(s, n, sizeof *s, cmp_double);
+	g = (size_t)floor(trim * (double)n);
+	h_n = n - 2 * g;
+	for (size_t i = g; i < n - g; i++)
+		tm += s[i];
+	tm /= (double)h_n;
+	/* Winsorised: the g smallest become s[g], the g largest s[n-g-1]. */
+	for (size_t i = 0; i < n; i++)
+		wm += s[i < g ? g : i >= n - g ? n - g - 1 : i];
+	wm /= (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double w = s[i < g ? g : i >= n - g ? n - g - 1 : i] - wm;
+		ws += w * w;
+	}
+	free(s);
+	h->shift = tm;
+	h->level = 1 - alpha;
+	r->exact = false;
+	if (h_n < 2 || ws == 0) {
+		r->u = r->z = 0;
+		r->p = h_n < 2 || tm == 0 ? 1 : 0;
+		h->lo = h_n < 2 ? -INFINITY : tm;
+		h->hi = h_n < 2 ? INFINITY : tm;
+		return 0;
+	}
+	/* Tukey & McLaughlin (1963): se = s_w / ((1 - 2 trim) sqrt n), with
+	 * n - 2g - 1 degrees of freedom. */
+	double se = sqrt(ws / (double)(n - 1)) / ((double)h_n / (double)n * sqrt((double)n));
+	double df = (double)(h_n - 1), t = tm / se, q = ti_stats_t_quantile(1 - alpha / 2, df);
+	r->u = r->z = t;
+	r->p = fmin(1, 2 * ti_stats_t_cdf(-fabs(t), df));
+	h->lo = tm - q * se;
+	h->hi = tm + q * se;
+	return 0;
+}
+
+double ti_stats_spearman(const double *x, const double *y, size_t n)
+{
+	struct tagged *t = malloc((n ? n : 1) * sizeof *t);
+	unsigned *rx = malloc((n ? n : 1) * sizeof *rx), *ry = malloc((n ? n : 1) * sizeof *ry);
+	unsigned *tmp = malloc((n ? n : 1) * sizeof *tmp);
+	double mx = 0, sxy = 0, sxx = 0, syy = 0, rho = NAN;
+
+	if (!t || !rx || !ry || !tmp || n < 2)
+		goto out;
+	for (int side = 0; side < 2; side++) {
+		unsigned *r = side ? ry : rx;
+		for (size_t i = 0; i < n; i++)
+			t[i] = (struct tagged){ side ? y[i] : x[i], i };
+		qsort(t, n, sizeof *t, cmp_tagged);
+		midranks(t, n, tmp, NULL);
+		for (size_t i = 0; i < n; i++)
+			r[t[i].who] = tmp[i];
+	}
+	/* Pearson's correlation of the (doubled) midranks. */
+	mx = (double)(n + 1);	/* the mean doubled rank, either side */
+	for (size_t i = 0; i < n; i++) {
+		double a = rx[i] - mx, b = ry[i] - mx;
+		sxy += a * b;
+		sxx += a * a;
+		syy += b * b;
+	}
+	rho = sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
+out:
+	free(t);
+	free(rx);
+	free(ry);
+	free(tmp);
+	return rho;
 }

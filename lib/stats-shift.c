@@ -198,6 +198,12 @@ out:
 int ti_stats_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
 			    double alpha, struct ti_stats_hl *r)
 {
+	return ti_stats_hodges_lehmann_cached(x, m, y, n, alpha, NULL, r);
+}
+
+int ti_stats_hodges_lehmann_cached(const double *x, size_t m, const double *y, size_t n,
+				   double alpha, struct ti_stats_cache *cache, struct ti_stats_hl *r)
+{
 	struct matrix a = { 0 };
 	double *sx, *sy, level;
 	size_t k;
@@ -205,7 +211,7 @@ int ti_stats_hodges_lehmann(const double *x, size_t m, const double *y, size_t n
 
 	if (m == 0 || n == 0 || !(alpha > 0 && alpha < 1))
 		return -EINVAL;
-	if ((rc = ti_stats_moses_k(m, n, alpha, &k, &level)) < 0)
+	if ((rc = ti_stats_moses_k_cached(m, n, alpha, cache, &k, &level)) < 0)
 		return rc;
 	sx = sorted_copy(x, m);
 	sy = sorted_copy(y, n);

@@ -55,6 +55,19 @@ double ti_stats_normal_quantile(double p);
 double ti_stats_t_cdf(double t, double df);
 double ti_stats_t_quantile(double p, double df);
 
+/* A cache of the untied Mann-Whitney distributions (by sample sizes) for
+ * a caller that tests many benchmarks of the same sizes; zero it before
+ * use, free it with ti_stats_cache_free.  Not for use by two threads. */
+#define TI_STATS_CACHE_SLOTS 8
+struct ti_stats_cache {
+	struct {
+		size_t m, n;
+		double *counts;
+	} slot[TI_STATS_CACHE_SLOTS];
+	unsigned next;
+};
+void ti_stats_cache_free(struct ti_stats_cache *cache);
+
 struct ti_stats_mw {
 	double u;		/* Mann-Whitney: pairs (x_i, y_j) with x_i > y_j, ties
 				 * counting 1/2; signed rank: the sum of the ranks of
@@ -70,6 +83,9 @@ struct ti_stats_mw {
  * >= 1; returns 0, -EINVAL or -ENOMEM. */
 int ti_stats_mann_whitney(const double *x, size_t m, const double *y, size_t n,
 			  struct ti_stats_mw *r);
+/* The same, the untied distributions from CACHE (NULL: none). */
+int ti_stats_mann_whitney_cached(const double *x, size_t m, const double *y, size_t n,
+				 struct ti_stats_cache *cache, struct ti_stats_mw *r);
 
 /* Two-sided Wilcoxon signed-rank test of the N paired differences D
  * against a centre of 0, zeros ranked and then left out (Pratt 1959):
@@ -96,12 +112,34 @@ struct ti_stats_hl {
  * memory.  Returns 0, -EINVAL or -ENOMEM. */
 int ti_stats_hodges_lehmann(const double *x, size_t m, const double *y, size_t n,
 			    double alpha, struct ti_stats_hl *r);
+int ti_stats_hodges_lehmann_cached(const double *x, size_t m, const double *y, size_t n,
+				   double alpha, struct ti_stats_cache *cache, struct ti_stats_hl *r);
 
 /* The one-sample Hodges-Lehmann estimate of the centre of the N values
  * D (the median of the Walsh averages (d_i + d_j) / 2, i <= j) with
  * Tukey's distribution-free interval at level 1 - ALPHA, the one the
  * signed-rank test gives; same costs.  Returns 0, -EINVAL or -ENOMEM. */
 int ti_stats_walsh(const double *d, size_t n, double alpha, struct ti_stats_hl *r);
+
+/* The alternatives to the signed-rank test for paired differences D,
+ * which bench/ab-sim compares: the sign test (exact binomial p, the
+ * median of D with its order-statistic interval) and Student's paired t
+ * (the mean of D with its t interval).  R->u is the number of positive
+ * differences or the t statistic.  Return 0, -EINVAL or -ENOMEM. */
+int ti_stats_sign_test(const double *d, size_t n, double alpha, struct ti_stats_mw *r,
+		       struct ti_stats_hl *h);
+int ti_stats_paired_t(const double *d, size_t n, double alpha, struct ti_stats_mw *r,
+		      struct ti_stats_hl *h);
+/* Yuen's trimmed-mean t for one sample (Tukey & McLaughlin 1963): the
+ * mean of D without the TRIM fraction at each end, its winsorised
+ * standard error and a t interval. */
+int ti_stats_trimmed_t(const double *d, size_t n, double trim, double alpha, struct ti_stats_mw *r,
+		       struct ti_stats_hl *h);
+
+/* Spearman's rank correlation of the N pairs (X_i, Y_i), midranks for
+ * ties; NAN when N < 2, when either side is constant, or when memory runs
+ * out. */
+double ti_stats_spearman(const double *x, const double *y, size_t n);
 
 /* The order statistic K (1-based) that bounds the interval at level
  * 1 - ALPHA: Moses' for M and N samples (the K-th smallest and largest of
@@ -110,6 +148,8 @@ int ti_stats_walsh(const double *d, size_t n, double alpha, struct ti_stats_hl *
  * the exact coverage (the nominal one where the normal approximation is
  * used).  Returns 0 or -ENOMEM. */
 int ti_stats_moses_k(size_t m, size_t n, double alpha, size_t *k, double *level);
+int ti_stats_moses_k_cached(size_t m, size_t n, double alpha, struct ti_stats_cache *cache,
+			    size_t *k, double *level);
 int ti_stats_walsh_k(size_t n, double alpha, size_t *k, double *level);
 
 enum ti_stats_adjust {

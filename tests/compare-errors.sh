@@ -80,7 +80,7 @@ for v in -1 0x1 1.5 1e2; do
 done
 printf 'exit 0\nuser 1.\nreal .5\n' >plain.time
 "$COMPARE" --format csv -m real plain.time plain.time >plain.csv || fail "'1.' and '.5': $(cat plain.csv)"
-grep -q '^plain,1,1,0.5,0.5,' plain.csv || fail "'.5': $(cat plain.csv)"
+grep -q '^plain,1,1,no,0.5,0.5,' plain.csv || fail "'.5': $(cat plain.csv)"
 # Two lines of the metric (or of exit): an error, as in lit, which asserts
 # one line starting with "user".
 printf 'exit 0\nuser 1.0\nsys 0\nuser 2.0\n' >dup.time
@@ -141,7 +141,8 @@ printf 'exit 0\nreal 1.0\nuser 1.0\nsys 0.0\n' >B/bad.time
 "$COMPARE" --no-color A B >out || fail "missing/failed must not be errors"
 grep -Eq '^onlya .* missing +only in A$' out || fail "onlya: $(cat out)"
 grep -Eq '^onlyb .* missing +only in B$' out || fail "onlyb: $(cat out)"
-grep -Eq '^bad .* failed +A: 1 failed run \(A/bad.time\)$' out || fail "bad: $(cat out)"
-grep -q '^0 improved, 0 regressed, 1 unchanged, 0 noisy, 2 missing, 1 failed$' out ||
+grep -Eq '^bad .* failed +every run on A failed \(A/bad.time\)$' out || fail "bad: $(cat out)"
+grep -Eq '^onlya +1 +0 ' out || fail "onlya's samples: $(cat out)"
+grep -q '^0 improved, 0 regressed, 1 unchanged, 0 undecided, 2 missing, 1 failed$' out ||
 	fail "counts: $(cat out)"
 exit 0

@@ -105,9 +105,9 @@ EXTRA_DIST += tests/reliability-summary.sh tests/reliability-nofile.sh \
 
 # timeit-compare: end-to-end tests on generated and hand-written results.
 check_PROGRAMS += tests/compare-gen
-TESTS += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.sh \
+TESTS += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.sh tests/compare-scale.sh \
 	tests/compare-svg.sh tests/compare-cli.sh
-EXTRA_DIST += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.sh \
+EXTRA_DIST += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.sh tests/compare-scale.sh \
 	tests/compare-svg.sh tests/compare-cli.sh
 
 # test-suite/: the bundled suite end to end (small sizes), sharding, the

@@ -39,31 +39,47 @@ struct config {
 	regex_t pattern;
 	bool has_pattern;
 	const char *svg;
+	const char *bin_a, *bin_b;	/* --binaries DA DB */
+	bool undecided;			/* --undecided */
 };
 
 static const struct option_help {
 	const char *left, *help;
 } help[] = {
-	{ "-a PATH", "add PATH to side A (the baseline); repeatable" },
-	{ "-b PATH", "add PATH to side B (the candidate); repeatable" },
-	{ "-m, --metric NAME", "exec_time (user time, default), real, sys, maxrss, or any key" },
-	{ "--alpha P", "significance level (1e-12 to 0.5, default 0.05)" },
-	{ "--min-change PCT", "a change |B/A-1| below PCT % is 'unchanged' (0-1000, default 1)" },
-	{ "--fdr", "control the false discovery rate (Benjamini-Hochberg), not Holm" },
+	{ "-a PATH", "add PATH to side A (the baseline); one per round" },
+	{ "-b PATH", "add PATH to side B (the candidate); one per round" },
+	{ "-m, --metric NAME", "exec_time (user time; default), real, sys, maxrss," },
+	{ "", "compile_time, link_time, code_size, any summary key," },
+	{ "", "or hash (compare binary identities only)" },
+	{ "--alpha P", "significance level (1e-12 to 0.5; default 0.05)" },
+	{ "--min-change PCT", "the gate: a change needs |B/A-1| >= PCT %, and" },
+	{ "", "'unchanged' an interval within +-PCT % (default 1)" },
+	{ "--fdr", "control the false discovery rate (the default)" },
+	{ "--holm", "control the family-wise error rate instead" },
 	{ "--no-adjust", "no multiple-comparison adjustment" },
-	{ "--noise-floor A1 A2", "calibrate per-benchmark noise from two runs of one build" },
-	{ "--filter-short SECONDS", "leave out benchmarks whose medians are below SECONDS" },
-	{ "--only-changed", "list only benchmarks whose verdict is not 'unchanged'" },
-	{ "--strict", "exit 1 also when B failed or lost a benchmark, or none is compared" },
-	{ "-p, --pattern REGEX", "only benchmarks whose name matches REGEX (POSIX ERE)" },
+	{ "--paired", "pair rounds whenever both sides have them" },
+	{ "--unpaired", "never pair them (default: pair when A's and B's" },
+	{ "", "times move together round by round)" },
+	{ "--drop-flagged", "leave out samples timeit's noise screen flagged" },
+	{ "--looks N", "a sequential driver looks up to N times (alpha/N)" },
+	{ "--binaries DA DB", "binary identity from the executables in DA, DB" },
+	{ "--noise-floor A1 A2", "per-benchmark noise from two runs of one build" },
+	{ "--filter-short S", "leave out benchmarks whose medians are below S" },
+	{ "--only-changed", "list only the benchmarks that are not unchanged" },
+	{ "--undecided", "print just the names more samples could decide" },
+	{ "--strict", "exit 1 also on a failed run, a benchmark B lost," },
+	{ "", "or nothing compared" },
+	{ "-p, --pattern REGEX", "only benchmarks whose name matches (POSIX ERE)" },
 	{ "--format FMT", "text (default), md, csv or json" },
 	{ "--no-color", "no colours even on a terminal" },
-	{ "--svg FILE", "also plot the changes with confidence intervals to FILE" },
-	{ "--seed N", "bootstrap seed (default 1)" },
-	{ "--bootstrap N", "geometric mean's bootstrap resamples (100-10000000, default 10000)" },
+	{ "--svg FILE", "also plot the changes and intervals to FILE" },
+	{ "--bootstrap N", "geometric mean's interval by a bootstrap of N" },
+	{ "", "resamples (100-10000000), not by t" },
+	{ "--seed N", "the bootstrap's seed (default 1)" },
 	{ "-h, --help", "show this help and exit" },
 	{ "--version", "show the version and exit" },
 };
+
 
 static void usage(FILE *f)
 {
@@ -73,10 +89,14 @@ static void usage(FILE *f)
 		   "timeit --json, lit -o or LNT report JSON) and give a verdict per benchmark.\n\n"
 		   "options:\n");
 	for (size_t i = 0; i < sizeof help / sizeof help[0]; i++)
-		fprintf(f, "  %-26s %s\n", help[i].left, help[i].help);
-	fprintf(f, "\nExit status: 0 no significant regression, 1 a significant regression beyond\n"
-		   "the gates (with --strict also a failure or a missing benchmark in B), 2 usage\n"
-		   "or input error.  See timeit-compare(1).\n");
+		fprintf(f, "  %-22s %s\n", help[i].left, help[i].help);
+	fprintf(f, "\nVerdicts: improved, regressed (significant and beyond the gate), unchanged\n"
+		   "(shown within the gate, or the same binary), undecided (neither: the reason\n"
+		   "says why), changed (-m hash), missing, failed.\n"
+		   "Exit status: 0 no regression, 1 a regression (with --strict also a failed run,\n"
+		   "a benchmark B lost, or nothing compared), 2 usage or input error (not 1: that\n"
+		   "means a regression to a CI gate).  See timeit-compare(1).\n\n"
+		   "Report bugs to: %s\n", PACKAGE_BUGREPORT);
 }
 
 /* stdout after --help or --version: a write that failed is an error, as
@@ -137,12 +157,7 @@ static void parse_args(int argc, char **argv, struct config *c)
 	bool opts = true;
 
 	memset(c, 0, sizeof *c);
-	c->ab.metric = "exec_time";
-	c->ab.alpha = 0.05;
-	c->ab.min_change = 1;
-	c->ab.adjust = TI_STATS_ADJUST_HOLM;
-	c->ab.seed = 1;
-	c->ab.reps = 10000;
+	ti_ab_config_init(&c->ab);
 	for (int i = 1; i < argc; i++) {
 		char *arg = argv[i], *val = NULL, *eq;
 		char name[64];
@@ -169,7 +184,8 @@ static void parse_args(int argc, char **argv, struct config *c)
 		 * value would do the opposite of what it asks. */
 		if (val && (IS("--help") || IS("--version") || IS("--fdr") || IS("--no-adjust") ||
 			    IS("--only-changed") || IS("--strict") || IS("--no-color") ||
-			    IS("--no-colour")))
+			    IS("--no-colour") || IS("--holm") || IS("--unpaired") || IS("--paired") ||
+			    IS("--drop-flagged") || IS("--undecided")))
 			usage_error("%s: takes no value ('%s')", name, arg);
 		if (IS("-h") || IS("--help")) {
 			usage(stdout);
@@ -193,6 +209,30 @@ static void parse_args(int argc, char **argv, struct config *c)
 			c->ab.filter_short = number_arg(name, VALUE(), 0, 1e12, "0 to 1e12");
 		} else if (IS("--fdr")) {
 			c->ab.adjust = TI_STATS_ADJUST_BH;
+		} else if (IS("--holm")) {
+			c->ab.adjust = TI_STATS_ADJUST_HOLM;
+		} else if (IS("--unpaired")) {
+			c->ab.pairing = TI_AB_PAIR_NEVER;
+		} else if (IS("--paired")) {
+			c->ab.pairing = TI_AB_PAIR_ALWAYS;
+		} else if (IS("--drop-flagged")) {
+			c->ab.drop_flagged = true;
+		} else if (IS("--undecided")) {
+			c->undecided = true;
+		} else if (IS("--looks")) {
+			const char *s = VALUE();
+			uint64_t v;
+			int rc = ti_parse_u64(s, &v);
+			if (rc == -EINVAL)
+				usage_error("%s: invalid number '%s'", name, s);
+			if (rc < 0 || v < 1 || v > 1000)
+				usage_error("%s: '%s' is out of range (1 to 1000)", name, s);
+			c->ab.looks = (unsigned)v;
+		} else if (IS("--binaries")) {
+			if (val || i + 2 >= argc)
+				usage_error("--binaries: needs two directories, DA DB");
+			c->bin_a = argv[++i];
+			c->bin_b = argv[++i];
 		} else if (IS("--no-adjust")) {
 			c->ab.adjust = TI_STATS_ADJUST_NONE;
 		} else if (IS("--noise-floor")) {
@@ -242,6 +282,8 @@ static void parse_args(int argc, char **argv, struct config *c)
 			if (rc < 0)
 				usage_error("%s: '%s' is out of range (0 to 2^64-1)", name, s);
 			*(IS("--seed") ? &c->ab.seed : &c->ab.reps) = v;
+			if (IS("--bootstrap"))
+				c->ab.geo = TI_AB_GEO_BOOTSTRAP;
 		} else {
 			usage_error("unknown option '%s'", arg);
 		}
@@ -274,29 +316,41 @@ static bool keep(const char *name, void *arg)
 	return !c->has_pattern || regexec(&c->pattern, name, 0, NULL, 0) == 0;
 }
 
-/* Load the paths of one side; on error print it and exit 2. */
+/* Print the reader's error and exit 2. */
+__attribute__((noreturn))
+static void input_error(const char *path, int rc, const struct ti_ab_error *err)
+{
+	if (rc == -ENOMEM)
+		fprintf(stderr, "timeit-compare: %s: %s\n", path, strerror(ENOMEM));
+	else if (err->line > 0)
+		fprintf(stderr, "timeit-compare: %s:%d: %s\n", err->path, err->line, err->what);
+	else
+		fprintf(stderr, "timeit-compare: %s: %s\n", err->path, err->what);
+	exit(EXIT_ERROR);
+}
+
+/* Load the paths of one side (the K-th path is round K's); on error print
+ * it and exit 2. */
 static void load_side(struct ti_ab_set *set, const char *const *paths, size_t n,
-		      const char *metric)
+		      const char *metric, const char *side)
 {
 	struct ti_ab_error err;
 	bool any = false;
+	/* -m hash compares identities, which every reader takes along with
+	 * the runs of the default metric. */
+	const char *read = strcmp(metric, "hash") == 0 ? "exec_time" : metric;
 
 	for (size_t i = 0; i < n; i++) {
-		int rc = ti_ab_read(set, paths[i], metric, &err);
-		if (rc == -ENOMEM) {
-			fprintf(stderr, "timeit-compare: %s: %s\n", paths[i], strerror(ENOMEM));
-			exit(EXIT_ERROR);
-		}
-		if (rc < 0) {
-			if (err.line > 0)
-				fprintf(stderr, "timeit-compare: %s:%d: %s\n", err.path, err.line, err.what);
-			else
-				fprintf(stderr, "timeit-compare: %s: %s\n", err.path, err.what);
-			exit(EXIT_ERROR);
-		}
+		int rc = ti_ab_read(set, paths[i], read, (unsigned)(i + 1), &err);
+		if (rc < 0)
+			input_error(paths[i], rc, &err);
 	}
+	if (set->skipped)
+		fprintf(stderr, "timeit-compare: warning: %s: left out %zu unreadable director%s "
+			"(%s)\n", side, set->skipped, set->skipped == 1 ? "y" : "ies",
+			set->skipped_first);
 	for (size_t i = 0; i < set->n; i++)
-		any |= set->b[i].n > 0 || set->b[i].failures > 0;
+		any |= set->b[i].ok > 0 || set->b[i].failures > 0;
 	if (!any) {
 		fprintf(stderr, "timeit-compare: %s: no run has the metric '%s'\n", paths[0], metric);
 		exit(EXIT_ERROR);
@@ -304,6 +358,35 @@ static void load_side(struct ti_ab_set *set, const char *const *paths, size_t n,
 	ti_ab_sort(set);
 }
 
+/* -m hash: some benchmark of each side must have an identity. */
+static void need_hashes(const struct ti_ab_set *a, const struct ti_ab_set *b)
+{
+	for (int side = 0; side < 2; side++) {
+		const struct ti_ab_set *s = side ? b : a;
+		bool any = false;
+		for (size_t i = 0; i < s->n; i++)
+			any |= s->b[i].hash != NULL;
+		if (!any) {
+			fprintf(stderr, "timeit-compare: -m hash: no benchmark of side %s has a binary "
+				"identity (give --binaries, or lit or LNT results with a hash)\n",
+				side ? "B" : "A");
+			exit(EXIT_ERROR);
+		}
+	}
+}
+
+/* --binaries: identities from the executables. */
+static void load_binaries(struct ti_ab_set *set, const char *dir)
+{
+	struct ti_ab_error err;
+	int rc = ti_ab_read_binaries(set, dir, &err);
+
+	if (rc < 0)
+		input_error(dir, rc, &err);
+	if (rc == 0)
+		fprintf(stderr, "timeit-compare: warning: --binaries: %s: no benchmark's binary "
+			"found there\n", dir);
+}
 
 static void write_svg(const struct config *c, const struct ti_ab_result *r)
 {
@@ -335,19 +418,23 @@ int main(int argc, char **argv)
 	int status = EXIT_OK;
 
 	parse_args(argc, argv, &c);
-	load_side(&sa, c.a, c.na, c.ab.metric);
-	load_side(&sb, c.b, c.nb, c.ab.metric);
+	load_side(&sa, c.a, c.na, c.ab.metric, "A");
+	load_side(&sb, c.b, c.nb, c.ab.metric, "B");
 	if (c.floor_a) {
-		load_side(&fa, &c.floor_a, 1, c.ab.metric);
-		load_side(&fb, &c.floor_b, 1, c.ab.metric);
+		load_side(&fa, &c.floor_a, 1, c.ab.metric, "noise floor A1");
+		load_side(&fb, &c.floor_b, 1, c.ab.metric, "noise floor A2");
 	}
+	if (c.bin_a) {
+		load_binaries(&sa, c.bin_a);
+		load_binaries(&sb, c.bin_b);
+	}
+	if (strcmp(c.ab.metric, "hash") == 0)
+		need_hashes(&sa, &sb);
 	c.ab.keep = keep;
 	c.ab.keep_arg = &c;
 	if (ti_ab_verdict_run(&c.ab, &sa, &sb, c.floor_a ? &fa : NULL, c.floor_b ? &fb : NULL,
 			      &r) < 0)
 		oom();
-	if (r.note[0])
-		fprintf(stderr, "timeit-compare: note: %s\n", r.note);
 	if (r.regressed)
 		status = EXIT_REGRESSED;
 	if (c.ab.strict && r.n == 0) {
@@ -356,6 +443,11 @@ int main(int argc, char **argv)
 	}
 	c.report.noise_floor = c.floor_a != NULL;
 	c.report.status = status;
+	/* A driver asking what to sample next gets the list and status 0. */
+	if (c.undecided) {
+		c.report.format = TI_AB_UNDECIDED_LIST;
+		status = EXIT_OK;
+	}
 	ti_ab_report(&out, &r, &c.ab, &c.report);
 	if (out.failed)
 		oom();

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "jsonread.h"
 #include "read.h"
@@ -21,6 +22,8 @@ struct ti_ab_input {
 	size_t len;
 	const struct ti_jsonread_value *top;	/* NULL for a text format */
 	const char *metric;
+	unsigned pos;		/* the path's position among its side's (read.h) */
+	uint32_t sample;	/* the sample number in the file's path, 0: none */
 };
 
 /* A row of the format table (read.c): JSON says whether the text must
@@ -54,16 +57,23 @@ int ti_ab_read_sys_error(struct ti_ab_error *err, const char *path, int e);
 int ti_ab_read_negative(struct ti_ab_error *err, const char *path, int line,
 			const char *name, const char *key, double v);
 
-/* Record one run of NAME: FAILED, or a sample S (S.value NAN: lacking);
+/* A run with nothing known yet: every value NAN, round 0, clean. */
+struct ti_ab_sample ti_ab_read_sample(void);
+
+/* Record run S of NAME (S.failed, or S.value NAN: lacking the metric);
  * WHERE names the file of a failure.  Returns 0 or -ENOMEM. */
-int ti_ab_read_add_run(struct ti_ab_set *set, const char *name, bool failed,
-		       struct ti_ab_sample s, const char *where);
+int ti_ab_read_add_run(struct ti_ab_set *set, const char *name, struct ti_ab_sample s,
+		       const char *where);
+/* Record that NAME's binary has identity HASH (kind TI_AB_HASH_REPORTED
+ * unless KIND says otherwise).  Returns 0 or -ENOMEM. */
+int ti_ab_read_add_hash(struct ti_ab_set *set, const char *name, const char *hash,
+			enum ti_ab_hash_kind kind);
 /* A metric value that may be a number or a list of numbers: one run per
- * number (none: one run lacking the metric).  Returns the runs added or
- * an error. */
-int ti_ab_read_add_values(struct ti_ab_set *set, const char *name,
-			  const struct ti_jsonread_value *v, const char *path,
-			  const char *metric, struct ti_ab_error *err);
+ * number (none: one run lacking the metric), in round IN->pos with sample
+ * numbers from 1 for a list, 0 for a number.  Returns the runs added or an
+ * error. */
+int ti_ab_read_add_values(struct ti_ab_set *set, const struct ti_ab_input *in, const char *name,
+			  const struct ti_jsonread_value *v, struct ti_ab_error *err);
 
 /* The summary key a metric is read from (exec_time: the user line). */
 const char *ti_ab_read_summary_key(const char *metric);

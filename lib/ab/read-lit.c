@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "read-int.h"
@@ -31,20 +32,27 @@ int ti_ab_read_lit(struct ti_ab_set *set, const struct ti_ab_input *in, struct t
 		const struct ti_jsonread_value *nm = ti_jsonread_get(t, "name");
 		const struct ti_jsonread_value *code = ti_jsonread_get(t, "code");
 		const struct ti_jsonread_value *metrics = ti_jsonread_get(t, "metrics");
-		const char *name, *sep;
+		const char *sep;
+		char name[1024];
 
 		if (!nm || nm->type != TI_JSONREAD_STRING)
 			return ti_ab_read_error(err, path, t->line, "test without a \"name\" string");
+		/* "SUITE :: PATH.test": LNT's converter (lnt/tests/test_suite.py)
+		 * names it PATH, as a summary tree's PATH.test.time does. */
 		sep = strstr(nm->str, " :: ");
-		name = sep ? sep + 4 : nm->str;
+		snprintf(name, sizeof name, "%s", sep ? sep + 4 : nm->str);
+		if (strlen(name) > 5 && strcmp(name + strlen(name) - 5, ".test") == 0)
+			name[strlen(name) - 5] = '\0';
 		if (code && code->type == TI_JSONREAD_STRING) {
 			/* Tests that did not run are not results at all. */
 			if (strcmp(code->str, "UNSUPPORTED") == 0 || strcmp(code->str, "SKIPPED") == 0 ||
 			    strcmp(code->str, "EXCLUDED") == 0)
 				continue;
 			if (strcmp(code->str, "PASS") != 0 && strcmp(code->str, "XFAIL") != 0) {
-				struct ti_ab_sample s = { NAN, NAN, NAN };
-				if (ti_ab_read_add_run(set, name, true, s, path) < 0)
+				struct ti_ab_sample s = ti_ab_read_sample();
+				s.failed = true;
+				s.round = TI_AB_ROUND(in->pos, 0);
+				if (ti_ab_read_add_run(set, name, s, path) < 0)
 					return -ENOMEM;
 				total++;
 				continue;
@@ -52,10 +60,19 @@ int ti_ab_read_lit(struct ti_ab_set *set, const struct ti_ab_input *in, struct t
 		}
 		if (metrics && metrics->type != TI_JSONREAD_OBJECT)
 			return ti_ab_read_error(err, path, metrics->line, "%s: \"metrics\" is not an object", name);
-		if ((rc = ti_ab_read_add_values(set, name, ti_jsonread_get(metrics, metric), path, metric,
-				     err)) < 0)
+		const struct ti_jsonread_value *v = ti_jsonread_get(metrics, metric);
+		/* lit's codesize module names the text size by section. */
+		if (!v && strcmp(metric, "code_size") == 0 &&
+		    !(v = ti_jsonread_get(metrics, "size..text")))
+			v = ti_jsonread_get(metrics, "size.__text");
+		if ((rc = ti_ab_read_add_values(set, in, name, v, err)) < 0)
 			return rc;
 		total += rc;
+		/* litsupport's hash module: the md5 of the stripped executable. */
+		const struct ti_jsonread_value *h = ti_jsonread_get(metrics, "hash");
+		if (h && h->type == TI_JSONREAD_STRING && h->str[0] &&
+		    ti_ab_read_add_hash(set, name, h->str, TI_AB_HASH_REPORTED) < 0)
+			return -ENOMEM;
 	}
 	return total;
 }

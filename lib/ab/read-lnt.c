@@ -1,10 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* read-lnt.c: LNT's report JSON. */
+/* read-lnt.c: LNT's report JSON, format 2 ({"format_version": "2",
+ * "tests": [{"name": ..., "execution_time": [...]}]}) and format 1
+ * ({"Run": {"Info": {"tag": "nts"}}, "Tests": [{"Name": "nts.X.exec",
+ * "Data": [...]}]}, what LNT's lit conversion writes).  Facts from LNT
+ * (lnt/testing/__init__.py upgrade_1_to_2, lnt/tests/test_suite.py):
+ * format 1 names are "TAG.NAME.METRIC" with the nts suffixes below; a
+ * test's link time is filed as the compile time of a test "NAME-link";
+ * statuses are numbers, 0 a pass. */
 #include "config.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -12,59 +20,257 @@
 
 bool ti_ab_read_lnt_probe(const struct ti_ab_input *in)
 {
-	return !ti_jsonread_get(in->top, "runs") && ti_jsonread_get(in->top, "tests") &&
-	       ti_jsonread_get(in->top, "format_version");
+	return !ti_jsonread_get(in->top, "runs") &&
+	       ((ti_jsonread_get(in->top, "tests") && ti_jsonread_get(in->top, "format_version")) ||
+		(ti_jsonread_get(in->top, "Tests") && ti_jsonread_get(in->top, "Run")));
 }
 
-/* LNT report format_version 2 (lnt/testing/__init__.py): {"format_version":
- * "2", "machine": {...}, "run": {...}, "tests": [{"name": ..., "execution_time":
- * [samples] or value, ...}]}.  LNT's own metric names are tried as well. */
-int ti_ab_read_lnt(struct ti_ab_set *set, const struct ti_ab_input *in, struct ti_ab_error *err)
+/* Our metric names for LNT's, and the other way round. */
+static const struct {
+	const char *ours, *lnt;
+} alias[] = {
+	{ "exec_time", "execution_time" },
+	{ "maxrss", "mem_bytes" },
+	{ "code_size", "code_size" },
+};
+
+/* Format 1's metric suffixes of the nts suite (LNT's _nts_upgrade). */
+static const struct {
+	const char *suffix, *metric;
+} v1_suffix[] = {
+	{ ".exec.status", "execution_status" },
+	{ ".compile.status", "compile_status" },
+	{ ".hash.status", "hash_status" },
+	{ ".code_size", "code_size" },
+	{ ".compile", "compile_time" },
+	{ ".exec", "execution_time" },
+	{ ".hash", "hash" },
+	{ ".mem", "mem_bytes" },
+	{ ".score", "score" },
+};
+
+/* One metric of one test, from either format. */
+struct entry {
+	char *name;		/* the benchmark, without a suite prefix */
+	const char *metric;	/* LNT's name */
+	const struct ti_jsonread_value *v;
+	int line;
+};
+
+struct entries {
+	struct entry *e;
+	size_t n, cap;
+};
+
+static int push(struct entries *l, const char *name, size_t namelen, const char *metric,
+		const struct ti_jsonread_value *v, int line)
 {
-	const char *path = in->path, *metric = in->metric;
+	if (l->n == l->cap) {
+		size_t nc = l->cap ? 2 * l->cap : 64;
+		struct entry *ne = realloc(l->e, nc * sizeof *ne);
+		if (!ne)
+			return -ENOMEM;
+		l->e = ne;
+		l->cap = nc;
+	}
+	if (!(l->e[l->n].name = strndup(name, namelen)))
+		return -ENOMEM;
+	l->e[l->n].metric = metric;
+	l->e[l->n].v = v;
+	l->e[l->n].line = line;
+	l->n++;
+	return 0;
+}
+
+/* "nts." prefixes of names: LNT's own converters strip it, timeit's
+ * suite wrote it before 0.2. */
+static const char *unprefixed(const char *name, const char *tag)
+{
+	size_t n = strlen(tag);
+	return n && strncmp(name, tag, n) == 0 && name[n] == '.' ? name + n + 1 : name;
+}
+
+/* Format 2: every member of a test object other than "name" is a metric. */
+static int entries_v2(const struct ti_ab_input *in, struct entries *l, struct ti_ab_error *err)
+{
 	int rc;
 	const struct ti_jsonread_value *tests = ti_ab_read_tests(in, err, &rc);
-	static const struct { const char *ours, *lnt; } alias[] = {
-		{ "exec_time", "execution_time" },
-		{ "maxrss", "mem_bytes" },
-	};
-	char dashless[128];
-	int total = 0;
 
 	if (!tests)
 		return rc;
+	for (size_t i = 0; i < tests->n; i++) {
+		const struct ti_jsonread_value *t = &tests->items[i];
+		const struct ti_jsonread_value *nm = ti_jsonread_get(t, "name");
 
+		if (!nm || nm->type != TI_JSONREAD_STRING)
+			return ti_ab_read_error(err, in->path, t->line, "test without a \"name\" string");
+		const char *name = unprefixed(nm->str, "nts");
+		for (size_t k = 0; k < t->n; k++)
+			if (strcmp(t->keys[k], "name") != 0 &&
+			    (rc = push(l, name, strlen(name), t->keys[k], &t->items[k], t->line)) < 0)
+				return rc;
+	}
+	return 0;
+}
+
+/* Format 1: "TAG.NAME.SUFFIX" names with their "Data". */
+static int entries_v1(const struct ti_ab_input *in, struct entries *l, struct ti_ab_error *err)
+{
+	const struct ti_jsonread_value *tests = ti_jsonread_get(in->top, "Tests");
+	const struct ti_jsonread_value *tag = ti_jsonread_get(
+		ti_jsonread_get(ti_jsonread_get(in->top, "Run"), "Info"), "tag");
+	const char *t = tag && tag->type == TI_JSONREAD_STRING ? tag->str : "nts";
+	int rc;
+
+	if (tests->type != TI_JSONREAD_ARRAY)
+		return ti_ab_read_error(err, in->path, tests->line, "\"Tests\" is a %s, not an array",
+					ti_jsonread_type_name(tests->type));
+	if (tests->n == 0)
+		return ti_ab_read_error(err, in->path, tests->line, "no tests");
+	for (size_t i = 0; i < tests->n; i++) {
+		const struct ti_jsonread_value *e = &tests->items[i];
+		const struct ti_jsonread_value *nm = ti_jsonread_get(e, "Name");
+		const struct ti_jsonread_value *data = ti_jsonread_get(e, "Data");
+		const char *metric = NULL, *name;
+		size_t len = 0;
+
+		if (!nm || nm->type != TI_JSONREAD_STRING)
+			return ti_ab_read_error(err, in->path, e->line, "test without a \"Name\" string");
+		name = unprefixed(nm->str, t);
+		for (size_t k = 0; !metric && k < sizeof v1_suffix / sizeof v1_suffix[0]; k++) {
+			size_t sl = strlen(v1_suffix[k].suffix), nl = strlen(name);
+			if (nl > sl && strcmp(name + nl - sl, v1_suffix[k].suffix) == 0) {
+				metric = v1_suffix[k].metric;
+				len = nl - sl;
+			}
+		}
+		if (!metric) {
+			/* Unknown metrics: LNT takes the last ".word". */
+			const char *dot = strrchr(name, '.');
+			if (!dot || dot == name || !dot[1])
+				return ti_ab_read_error(err, in->path, e->line,
+							"%s: name does not end in .metric", nm->str);
+			metric = dot + 1;
+			len = (size_t)(dot - name);
+		}
+		if ((rc = push(l, name, len, metric, data, e->line)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static const struct entry *lookup(const struct entries *l, const char *name, const char *metric)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->e[i].name, name) == 0 && strcmp(l->e[i].metric, metric) == 0)
+			return &l->e[i];
+	return NULL;
+}
+
+static bool has_test(const struct entries *l, const char *name, size_t len)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strlen(l->e[i].name) == len && strncmp(l->e[i].name, name, len) == 0)
+			return true;
+	return false;
+}
+
+/* Entry I is the first of its test. */
+static bool first_of_name(const struct entries *l, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (strcmp(l->e[j].name, l->e[i].name) == 0)
+			return false;
+	return true;
+}
+
+/* A status sample that is present and not a pass (0, or "PASS"). */
+static bool failing(const struct ti_jsonread_value *v)
+{
+	if (!v)
+		return false;
+	if (v->type == TI_JSONREAD_ARRAY) {
+		for (size_t i = 0; i < v->n; i++)
+			if (failing(&v->items[i]))
+				return true;
+		return false;
+	}
+	return !(v->type == TI_JSONREAD_NUMBER && v->num == 0) &&
+	       !(v->type == TI_JSONREAD_STRING && strcasecmp(v->str, "PASS") == 0);
+}
+
+/* The hash metric: a string, or a list of them (one per sample). */
+static const char *hash_of(const struct ti_jsonread_value *v)
+{
+	if (v && v->type == TI_JSONREAD_ARRAY && v->n > 0)
+		v = &v->items[0];
+	return v && v->type == TI_JSONREAD_STRING && v->str[0] ? v->str : NULL;
+}
+
+int ti_ab_read_lnt(struct ti_ab_set *set, const struct ti_ab_input *in, struct ti_ab_error *err)
+{
+	const char *metric = in->metric, *want = metric;
+	struct entries l = { 0 };
+	char dashless[128];
+	bool link;
+	int rc, total = 0;
+
+	rc = ti_jsonread_get(in->top, "Tests") && !ti_jsonread_get(in->top, "tests")
+		     ? entries_v1(in, &l, err) : entries_v2(in, &l, err);
+	if (rc < 0)
+		goto out;
+	/* The metric as LNT names it: its alias, or with '-' as '_'. */
 	snprintf(dashless, sizeof dashless, "%s", metric);
 	for (char *c = dashless; *c; c++)
 		if (*c == '-')
 			*c = '_';
-	for (size_t i = 0; i < tests->n; i++) {
-		const struct ti_jsonread_value *t = &tests->items[i];
-		const struct ti_jsonread_value *nm = ti_jsonread_get(t, "name"), *v, *st;
+	for (size_t a = 0; a < sizeof alias / sizeof alias[0]; a++)
+		if (strcmp(metric, alias[a].ours) == 0)
+			want = alias[a].lnt;
+	/* A link time is the compile time of the test NAME-link. */
+	link = strcmp(metric, "link_time") == 0;
+	if (link)
+		want = "compile_time";
+	for (size_t i = 0; i < l.n; i++) {
+		const struct entry *e = &l.e[i];
+		size_t nl = strlen(e->name);
+		bool is_link = nl > 5 && strcmp(e->name + nl - 5, "-link") == 0 &&
+			       has_test(&l, e->name, nl - 5);
+		char name[1024];
 
-		if (!nm || nm->type != TI_JSONREAD_STRING)
-			return ti_ab_read_error(err, path, t->line, "test without a \"name\" string");
-		/* A status field that is present and not a pass marks a failure. */
-		st = ti_jsonread_get(t, "execution_status");
+		/* One benchmark per name: act on its first entry only. */
+		if (!first_of_name(&l, i))
+			continue;
+		if (is_link != link)
+			continue;
+		snprintf(name, sizeof name, "%.*s", (int)(link ? nl - 5 : nl), e->name);
+		const struct entry *v = lookup(&l, e->name, want);
+		if (!v && want == metric)
+			v = lookup(&l, e->name, dashless);
+		const struct entry *st = lookup(&l, e->name, "execution_status");
 		if (!st)
-			st = ti_jsonread_get(t, "compile_status");
-		if (st && !(st->type == TI_JSONREAD_NUMBER && st->num == 0) &&
-		    !(st->type == TI_JSONREAD_STRING && strcasecmp(st->str, "PASS") == 0)) {
-			struct ti_ab_sample s = { NAN, NAN, NAN };
-			if (ti_ab_read_add_run(set, nm->str, true, s, path) < 0)
-				return -ENOMEM;
+			st = lookup(&l, e->name, "compile_status");
+		if (st && failing(st->v)) {
+			struct ti_ab_sample s = ti_ab_read_sample();
+			s.failed = true;
+			s.round = TI_AB_ROUND(in->pos, 0);
+			if ((rc = ti_ab_read_add_run(set, name, s, in->path)) < 0)
+				goto out;
 			total++;
 			continue;
 		}
-		v = ti_jsonread_get(t, metric);
-		if (!v)
-			v = ti_jsonread_get(t, dashless);
-		for (size_t a = 0; !v && a < sizeof alias / sizeof alias[0]; a++)
-			if (strcmp(metric, alias[a].ours) == 0)
-				v = ti_jsonread_get(t, alias[a].lnt);
-		if ((rc = ti_ab_read_add_values(set, nm->str, v, path, metric, err)) < 0)
-			return rc;
+		if ((rc = ti_ab_read_add_values(set, in, name, v ? v->v : NULL, err)) < 0)
+			goto out;
 		total += rc;
+		const struct entry *h = lookup(&l, e->name, "hash");
+		if (h && hash_of(h->v) && (rc = ti_ab_read_add_hash(set, name, hash_of(h->v),
+								     TI_AB_HASH_REPORTED)) < 0)
+			goto out;
 	}
-	return total;
+	rc = total;
+out:
+	for (size_t i = 0; i < l.n; i++)
+		free(l.e[i].name);
+	free(l.e);
+	return rc;
 }

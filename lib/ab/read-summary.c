@@ -24,7 +24,7 @@ int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
 {
 	const char *path = in->path, *name = in->name, *data = in->data;
 	const char *want = ti_ab_read_summary_key(in->metric);
-	struct ti_ab_sample s = { NAN, NAN, NAN };
+	struct ti_ab_sample s = ti_ab_read_sample();
 	double ev_value = NAN;
 	long status = 0;
 	int line = 0, keys = 0;
@@ -58,7 +58,9 @@ int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
 		 * any form a later timeit gives them. */
 		bool used = strcmp(key, "exit") == 0 || strcmp(key, want) == 0 ||
 			    (strncmp(key, "ev-", 3) == 0 && strcmp(key + 3, want) == 0) ||
-			    ti_ab_read_is_event(key, "instructions") || ti_ab_read_is_event(key, "valgrind-instructions");
+			    ti_ab_read_is_event(key, "instructions") ||
+			    ti_ab_read_is_event(key, "valgrind-instructions") ||
+			    strcmp(key, "noise-flags") == 0;
 		if (!used)
 			continue;
 		if (extra)
@@ -88,10 +90,15 @@ int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
 			s.insn = v;
 		if (ti_ab_read_is_event(key, "valgrind-instructions"))
 			s.vg_insn = v;
+		/* The noise screen's bits (timeit(1), NOISE SCREEN). */
+		if (strcmp(key, "noise-flags") == 0)
+			s.flags = v >= 1 && v == floor(v) && v <= 65535 ? (unsigned)v : v > 0;
 	}
 	if (keys == 0)
 		return ti_ab_read_error(err, path, 0, "empty summary file");
 	if (isnan(s.value))
 		s.value = ev_value;
-	return ti_ab_read_add_run(set, name, status != 0, s, path) < 0 ? -ENOMEM : 1;
+	s.failed = status != 0;
+	s.round = TI_AB_ROUND(in->pos, in->sample);
+	return ti_ab_read_add_run(set, name, s, path) < 0 ? -ENOMEM : 1;
 }

@@ -37,6 +37,14 @@ static double json_counter(const struct ti_jsonread_value *run, const char *ev)
 	return NAN;
 }
 
+/* A run's noise-screen bits: "noise": {"flags": N} (timeit(1), NOISE
+ * SCREEN); 0 when the run has none. */
+static unsigned noise_flags(const struct ti_jsonread_value *run)
+{
+	double f = ti_ab_read_number(ti_jsonread_get(ti_jsonread_get(run, "noise"), "flags"));
+	return f >= 1 && f <= 65535 && f == floor(f) ? (unsigned)f : 0;
+}
+
 /* timeit --json (timeit/timeit.c format_json): {"runs": [run, ...]}, each
  * run one sample of the benchmark named after the file.  valgrind counts
  * the command once per file, after the measured runs: top-level
@@ -62,15 +70,16 @@ int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
 	bool per_file = strcmp(want, "valgrind-instructions") == 0;
 	int nruns = 0;
 
-	ti_ab_bench_name(ti_ab_read_base_name(path), ".json", name, sizeof name);
+	ti_ab_bench_name(ti_ab_read_base_name(path), ".json", name, sizeof name, NULL);
 
 	if (runs->type != TI_JSONREAD_ARRAY)
 		return ti_ab_read_error(err, path, runs->line, "\"runs\" is a %s, not an array",
 			     ti_jsonread_type_name(runs->type));
 	for (size_t i = 0; i < runs->n; i++) {
 		const struct ti_jsonread_value *run = &runs->items[i], *st;
-		struct ti_ab_sample s = { NAN, NAN, NAN };
+		struct ti_ab_sample s = ti_ab_read_sample();
 
+		s.round = TI_AB_ROUND(in->pos, i + 1);
 		if (run->type != TI_JSONREAD_OBJECT)
 			return ti_ab_read_error(err, path, run->line, "run is a %s, not an object",
 				     ti_jsonread_type_name(run->type));
@@ -80,7 +89,8 @@ int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
 		nruns++;
 		if (per_file) {
 			/* The runs only tell whether the benchmark failed. */
-			if (st->num != 0 && ti_ab_read_add_run(set, name, true, s, path) < 0)
+			s.failed = st->num != 0;
+			if (s.failed && ti_ab_read_add_run(set, name, s, path) < 0)
 				return -ENOMEM;
 			continue;
 		}
@@ -91,16 +101,20 @@ int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
 			return ti_ab_read_negative(err, path, run->line, name, want, s.value);
 		s.insn = json_counter(run, "instructions");
 		s.vg_insn = vg_insn;
-		if (ti_ab_read_add_run(set, name, st->num != 0, s, path) < 0)
+		s.flags = noise_flags(run);
+		s.failed = st->num != 0;
+		if (ti_ab_read_add_run(set, name, s, path) < 0)
 			return -ENOMEM;
 	}
 	if (nruns == 0)
 		return ti_ab_read_error(err, path, runs->line, "no runs");
 	if (per_file) {
-		struct ti_ab_sample s = { vg_insn, NAN, vg_insn };
+		struct ti_ab_sample s = ti_ab_read_sample();
+		s.value = s.vg_insn = vg_insn;
+		s.round = TI_AB_ROUND(in->pos, 0);
 		if (vg_insn < 0)
 			return ti_ab_read_negative(err, path, vg->line, name, want, vg_insn);
-		if (ti_ab_read_add_run(set, name, false, s, path) < 0)
+		if (ti_ab_read_add_run(set, name, s, path) < 0)
 			return -ENOMEM;
 		return 1;
 	}

@@ -70,23 +70,18 @@ static struct ti_ab_bench *bench_get(struct ti_ab_set *set, const char *name)
 	return b;
 }
 
-/* Record one run of NAME: FAILED, or a sample S (S.value NAN: lacking). */
-int ti_ab_read_add_run(struct ti_ab_set *set, const char *name, bool failed,
-		   struct ti_ab_sample s, const char *where)
+struct ti_ab_sample ti_ab_read_sample(void)
+{
+	return (struct ti_ab_sample){ .value = NAN, .insn = NAN, .vg_insn = NAN };
+}
+
+int ti_ab_read_add_run(struct ti_ab_set *set, const char *name, struct ti_ab_sample s,
+		       const char *where)
 {
 	struct ti_ab_bench *b = bench_get(set, name);
 
 	if (!b)
 		return -ENOMEM;
-	if (failed) {
-		if (b->failures++ == 0 && !(b->failed_in = strdup(where)))
-			return -ENOMEM;
-		return 0;
-	}
-	if (isnan(s.value)) {
-		b->lacking++;
-		return 0;
-	}
 	if (b->n == b->cap) {
 		size_t nc = b->cap ? b->cap * 2 : 8;
 		struct ti_ab_sample *ns = realloc(b->s, nc * sizeof *ns);
@@ -95,7 +90,39 @@ int ti_ab_read_add_run(struct ti_ab_set *set, const char *name, bool failed,
 		b->s = ns;
 		b->cap = nc;
 	}
+	if (s.failed) {
+		s.value = NAN;
+		if (b->failures++ == 0 && !(b->failed_in = strdup(where)))
+			return -ENOMEM;
+	} else if (isnan(s.value)) {
+		b->lacking++;
+	} else {
+		b->ok++;
+		b->flagged += s.flags != 0;
+	}
 	b->s[b->n++] = s;
+	return 0;
+}
+
+int ti_ab_read_add_hash(struct ti_ab_set *set, const char *name, const char *hash,
+			enum ti_ab_hash_kind kind)
+{
+	struct ti_ab_bench *b = bench_get(set, name);
+
+	if (!b)
+		return -ENOMEM;
+	/* An identity of the binary itself outranks a reported one. */
+	if (b->hash && b->hash_kind > kind)
+		return 0;
+	if (b->hash && b->hash_kind == kind) {
+		b->hash_mixed |= strcmp(b->hash, hash) != 0;
+		return 0;
+	}
+	free(b->hash);
+	if (!(b->hash = strdup(hash)))
+		return -ENOMEM;
+	b->hash_kind = kind;
+	b->hash_mixed = false;
 	return 0;
 }
 
@@ -117,6 +144,7 @@ void ti_ab_set_free(struct ti_ab_set *set)
 		free(set->b[i].name);
 		free(set->b[i].s);
 		free(set->b[i].failed_in);
+		free(set->b[i].hash);
 	}
 	free(set->b);
 	memset(set, 0, sizeof *set);
@@ -132,11 +160,28 @@ static bool all_digits(const char *s, size_t n)
 	return true;
 }
 
-void ti_ab_bench_name(const char *relpath, const char *ext, char *out, size_t len)
+/* The decimal number of the N digits at S, saturated at 2^32 - 1. */
+static uint32_t number(const char *s, size_t n)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		v = v * 10 + (uint64_t)(s[i] - '0');
+		if (v > UINT32_MAX)
+			return UINT32_MAX;
+	}
+	return (uint32_t)v;
+}
+
+void ti_ab_bench_name(const char *relpath, const char *ext, char *out, size_t len,
+		      uint32_t *sample)
 {
 	size_t o = 0, n;
 	const char *p = relpath;
+	uint32_t dir_sample = 0;
 
+	if (sample)
+		*sample = 0;
 	if (len == 0)
 		return;
 	/* Keep the directory components except sample directories ("1/",
@@ -146,7 +191,11 @@ void ti_ab_bench_name(const char *relpath, const char *ext, char *out, size_t le
 		const char *slash = strchr(p, '/');
 		size_t cl = slash ? (size_t)(slash - p) : strlen(p);
 
-		if (slash && (all_digits(p, cl) || cl == 0 || (cl == 1 && *p == '.'))) {
+		/* lit keeps a test's files in Output/ beside it. */
+		if (slash && (all_digits(p, cl) || cl == 0 || (cl == 1 && *p == '.') ||
+			      (cl == 6 && strncmp(p, "Output", 6) == 0))) {
+			if (all_digits(p, cl))
+				dir_sample = number(p, cl);
 			p = slash + 1;
 			continue;
 		}
@@ -163,8 +212,17 @@ void ti_ab_bench_name(const char *relpath, const char *ext, char *out, size_t le
 	/* A trailing ".N" is a sample number: foo.3.time is a sample of foo. */
 	char *dot = strrchr(out, '.');
 	char *base = strrchr(out, '/');
-	if (dot && dot > (base ? base + 1 : out) && all_digits(dot + 1, strlen(dot + 1)))
+	if (dot && dot > (base ? base + 1 : out) && all_digits(dot + 1, strlen(dot + 1))) {
+		if (sample)
+			*sample = number(dot + 1, strlen(dot + 1));
 		*dot = '\0';
+	} else if (sample) {
+		*sample = dir_sample;
+	}
+	/* lit's test files are NAME.test; LNT names them NAME. */
+	n = strlen(out);
+	if (n > 5 && strcmp(out + n - 5, ".test") == 0)
+		out[n - 5] = '\0';
 }
 
 const char *ti_ab_read_base_name(const char *path)
@@ -215,7 +273,20 @@ static int read_file(const char *path, char **data, size_t *len, struct ti_ab_er
  * user line (timeit(1), SUMMARY FILE). */
 const char *ti_ab_read_summary_key(const char *metric)
 {
-	return strcmp(metric, "exec_time") == 0 ? "user" : metric;
+	static const struct {
+		const char *metric, *key;
+	} map[] = {
+		{ "exec_time", "user" },	/* lit's exec_time is the user line */
+		{ "compile_time", "user" },	/* of the compile's summary */
+		{ "link_time", "user" },
+		{ "compile_maxrss", "maxrss" },
+		{ "link_maxrss", "maxrss" },
+	};
+
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (strcmp(metric, map[i].metric) == 0)
+			return map[i].key;
+	return metric;
 }
 
 /* KEY names event EV, possibly with perf modifiers ("instructions:u"). */
@@ -266,39 +337,40 @@ int ti_ab_read_negative(struct ti_ab_error *err, const char *path, int line,
 
 /* A metric value that may be a number or a list of numbers (LNT format 2
  * lists the samples of a test); calls add_run once per number. */
-int ti_ab_read_add_values(struct ti_ab_set *set, const char *name,
-		      const struct ti_jsonread_value *v, const char *path,
-		      const char *metric, struct ti_ab_error *err)
+int ti_ab_read_add_values(struct ti_ab_set *set, const struct ti_ab_input *in, const char *name,
+			  const struct ti_jsonread_value *v, struct ti_ab_error *err)
 {
-	struct ti_ab_sample s = { NAN, NAN, NAN };
+	struct ti_ab_sample s = ti_ab_read_sample();
 
+	s.round = TI_AB_ROUND(in->pos, 0);
 	if (!v)
-		return ti_ab_read_add_run(set, name, false, s, path) < 0 ? -ENOMEM : 1;
+		return ti_ab_read_add_run(set, name, s, in->path) < 0 ? -ENOMEM : 1;
 	if (v->type == TI_JSONREAD_NUMBER) {
 		if (v->num < 0)
-			return ti_ab_read_negative(err, path, v->line, name, metric, v->num);
+			return ti_ab_read_negative(err, in->path, v->line, name, in->metric, v->num);
 		s.value = v->num;
-		return ti_ab_read_add_run(set, name, false, s, path) < 0 ? -ENOMEM : 1;
+		return ti_ab_read_add_run(set, name, s, in->path) < 0 ? -ENOMEM : 1;
 	}
 	if (v->type != TI_JSONREAD_ARRAY)
-		return ti_ab_read_error(err, path, v->line, "%s: metric is a %s, not a number",
-			     name, ti_jsonread_type_name(v->type));
+		return ti_ab_read_error(err, in->path, v->line, "%s: metric is a %s, not a number",
+					name, ti_jsonread_type_name(v->type));
 	/* No samples: the test is there, its metric is not. */
 	if (v->n == 0)
-		return ti_ab_read_add_run(set, name, false, s, path) < 0 ? -ENOMEM : 1;
+		return ti_ab_read_add_run(set, name, s, in->path) < 0 ? -ENOMEM : 1;
 	for (size_t i = 0; i < v->n; i++) {
-		if (v->items[i].type != TI_JSONREAD_NUMBER)
-			return ti_ab_read_error(err, path, v->items[i].line, "%s: sample is a %s, not a number",
-				     name, ti_jsonread_type_name(v->items[i].type));
-		if (v->items[i].num < 0)
-			return ti_ab_read_negative(err, path, v->items[i].line, name, metric, v->items[i].num);
-		s.value = v->items[i].num;
-		if (ti_ab_read_add_run(set, name, false, s, path) < 0)
+		const struct ti_jsonread_value *x = &v->items[i];
+		if (x->type != TI_JSONREAD_NUMBER)
+			return ti_ab_read_error(err, in->path, x->line, "%s: sample is a %s, not a number",
+						name, ti_jsonread_type_name(x->type));
+		if (x->num < 0)
+			return ti_ab_read_negative(err, in->path, x->line, name, in->metric, x->num);
+		s.value = x->num;
+		s.round = TI_AB_ROUND(in->pos, i + 1);
+		if (ti_ab_read_add_run(set, name, s, in->path) < 0)
 			return -ENOMEM;
 	}
 	return (int)v->n;
 }
-
 
 /* The formats, tried in order: the first whose probe accepts the input
  * reads it.  A new format is one reader (read-*.c) and one row. */
@@ -325,9 +397,9 @@ const struct ti_jsonread_value *ti_ab_read_tests(const struct ti_ab_input *in,
 }
 
 static int load_file(struct ti_ab_set *set, const char *path, const char *name,
-		     const char *metric, struct ti_ab_error *err)
+		     uint32_t sample, const char *metric, unsigned pos, struct ti_ab_error *err)
 {
-	struct ti_ab_input in = { .path = path, .metric = metric };
+	struct ti_ab_input in = { .path = path, .metric = metric, .pos = pos, .sample = sample };
 	struct ti_jsonread_value top;
 	struct ti_jsonread_error je;
 	char *data = NULL, nm[1024];
@@ -341,7 +413,7 @@ static int load_file(struct ti_ab_set *set, const char *path, const char *name,
 	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
 		p++;
 	if (!name) {
-		ti_ab_bench_name(ti_ab_read_base_name(path), ".time", nm, sizeof nm);
+		ti_ab_bench_name(ti_ab_read_base_name(path), ".time", nm, sizeof nm, &in.sample);
 		name = nm;
 	}
 	in.name = name;
@@ -407,18 +479,53 @@ static bool has_suffix(const char *name, size_t n, const char *suffix)
 	return n > k && strcmp(name + n - k, suffix) == 0;
 }
 
+/* The directories from the root of a walk down to the current one: a
+ * symbolic link back up the tree would otherwise be walked forever. */
+struct ancestor {
+	dev_t dev;
+	ino_t ino;
+	const struct ancestor *up;
+};
+
+/* Note that DIR could not be read (E) and carry on without it: one
+ * unreadable corner of a results tree (a lost+found) must not stop the
+ * comparison of the rest. */
+static void skip(struct ti_ab_set *set, const char *dir, int e)
+{
+	if (set->skipped++ == 0)
+		snprintf(set->skipped_first, sizeof set->skipped_first, "%s: %s", dir, strerror(e));
+}
+
 /* Collect the *.time and *.time.wrong-output files under DIR. */
-static int walk(const char *dir, struct path_list *l, struct ti_ab_error *err, int depth)
+static int walk(struct ti_ab_set *set, const char *dir, struct path_list *l,
+		struct ti_ab_error *err, const struct ancestor *up, int depth)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
+	struct stat dst;
 
-	if (!d)
-		return ti_ab_read_sys_error(err, dir, errno);
-	if (depth > 32) {
+	if (!d) {
+		if (depth == 0)
+			return ti_ab_read_sys_error(err, dir, errno);
+		skip(set, dir, errno);
+		return 0;
+	}
+	if (fstat(dirfd(d), &dst) < 0) {
+		int rc = ti_ab_read_sys_error(err, dir, errno);
+		closedir(d);
+		return rc;
+	}
+	for (const struct ancestor *a = up; a; a = a->up) {
+		if (a->dev == dst.st_dev && a->ino == dst.st_ino) {
+			closedir(d);
+			return 0;	/* a link back up: already being walked */
+		}
+	}
+	if (depth > 64) {
 		closedir(d);
 		return ti_ab_read_error(err, dir, 0, "directories nested too deep");
 	}
+	struct ancestor here = { dst.st_dev, dst.st_ino, up };
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 		struct stat st;
@@ -432,18 +539,23 @@ static int walk(const char *dir, struct path_list *l, struct ti_ab_error *err, i
 			return -ENOMEM;
 		}
 		if (stat(full, &st) < 0) {
-			/* A dangling link is not a result; anything else is worth saying. */
-			if (errno == ENOENT) {
+			int se = errno;
+			/* A dangling link is not a result; an entry of a
+			 * directory that may be listed but not searched, or a
+			 * loop of links, is an unreadable corner. */
+			if (se != ENOENT && se != EACCES && se != ELOOP) {
+				rc = ti_ab_read_sys_error(err, full, se);
 				free(full);
-				continue;
+				closedir(d);
+				return rc;
 			}
-			rc = ti_ab_read_sys_error(err, full, errno);
+			if (se != ENOENT)
+				skip(set, full, se);
 			free(full);
-			closedir(d);
-			return rc;
+			continue;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			rc = walk(full, l, err, depth + 1);
+			rc = walk(set, full, l, err, &here, depth + 1);
 			free(full);
 			if (rc < 0) {
 				closedir(d);
@@ -473,8 +585,64 @@ static int walk(const char *dir, struct path_list *l, struct ti_ab_error *err, i
 	return 0;
 }
 
-int ti_ab_read(struct ti_ab_set *set, const char *path, const char *metric,
-		    struct ti_ab_error *err)
+/* What a summary file times: a run of the benchmark, or its compile or
+ * link.  lit's compiletime module (llvm-test-suite litsupport) sums a
+ * test's *.o.time files into compile_time and *.link.time into link_time;
+ * CMake compiles NAME's objects in CMakeFiles/NAME.dir/; timeit's own
+ * suite writes NAME.compile.time. */
+enum kind { K_EXEC, K_COMPILE, K_LINK };
+
+static enum kind metric_kind(const char *metric)
+{
+	if (strncmp(metric, "compile_", 8) == 0)
+		return K_COMPILE;
+	if (strncmp(metric, "link_", 5) == 0)
+		return K_LINK;
+	return K_EXEC;
+}
+
+/* The kind of the summary at REL and the benchmark it belongs to. */
+static enum kind time_kind(const char *rel, char *name, size_t len, uint32_t *sample)
+{
+	size_t n = strlen(rel);
+	const char *cm;
+
+	if (has_suffix(rel, n, ".link.time")) {
+		ti_ab_bench_name(rel, ".link.time", name, len, sample);
+		return K_LINK;
+	}
+	if (has_suffix(rel, n, ".compile.time")) {
+		ti_ab_bench_name(rel, ".compile.time", name, len, sample);
+		return K_COMPILE;
+	}
+	if (!has_suffix(rel, n, ".o.time"))
+		goto exec;
+	/* DIR/CMakeFiles/NAME.dir/...: DIR/NAME. */
+	for (cm = rel; (cm = strstr(cm, "CMakeFiles/")) != NULL; cm++) {
+		if (cm != rel && cm[-1] != '/')
+			continue;
+		const char *t = cm + strlen("CMakeFiles/"), *slash = strchr(t, '/');
+		if (!slash || (size_t)(slash - t) <= 4 || strncmp(slash - 4, ".dir", 4) != 0)
+			continue;
+		char buf[1024];
+		snprintf(buf, sizeof buf, "%.*s%.*s", (int)(cm - rel), rel, (int)(slash - 4 - t), t);
+		ti_ab_bench_name(buf, NULL, name, len, sample);
+		return K_COMPILE;
+	}
+	/* NAME.c.o.time elsewhere: NAME. */
+	char buf[1024], *dot;
+	snprintf(buf, sizeof buf, "%.*s", (int)(n - strlen(".o.time")), rel);
+	if ((dot = strrchr(buf, '.')) && !strchr(dot, '/'))
+		*dot = '\0';
+	ti_ab_bench_name(buf, NULL, name, len, sample);
+	return K_COMPILE;
+exec:
+	ti_ab_bench_name(rel, ".time", name, len, sample);
+	return K_EXEC;
+}
+
+int ti_ab_read(struct ti_ab_set *set, const char *path, const char *metric, unsigned pos,
+	       struct ti_ab_error *err)
 {
 	struct path_list l = { 0 };
 	struct stat st;
@@ -482,33 +650,39 @@ int ti_ab_read(struct ti_ab_set *set, const char *path, const char *metric,
 
 	if (stat(path, &st) < 0)
 		return ti_ab_read_sys_error(err, path, errno);
-	if (!S_ISDIR(st.st_mode))
-		return load_file(set, path, NULL, metric, err);
+	enum kind want = metric_kind(metric);
 
-	rc = walk(path, &l, err, 0);
+	if (!S_ISDIR(st.st_mode))
+		return load_file(set, path, NULL, 0, metric, pos, err);
+
+	rc = walk(set, path, &l, err, NULL, 0);
 	if (rc == 0 && l.n == 0)
 		rc = ti_ab_read_error(err, path, 0, "no *.time summary files in this directory");
+	/* Compile and link files are not looked at for the run metrics, and
+	 * the other way round. */
 	if (rc == 0)
 		qsort(l.p, l.n, sizeof *l.p, cmp_str);	/* same order on every file system */
 	for (size_t i = 0; rc == 0 && i < l.n; i++) {
 		char name[1024];
 		const char *rel = l.p[i] + strlen(path);
+		uint32_t sample;
 
 		while (*rel == '/')
 			rel++;
-		if (has_suffix(rel, strlen(rel), WRONG_OUTPUT)) {
+		if (has_suffix(rel, strlen(rel), WRONG_OUTPUT) && want == K_EXEC) {
 			/* Its time is not to be used; the failure is to be reported. */
 			char timename[1024];
-			struct ti_ab_sample s = { NAN, NAN, NAN };
+			struct ti_ab_sample s = ti_ab_read_sample();
 
 			/* Without ".wrong-output": NAME.I.time. */
 			snprintf(timename, sizeof timename, "%.*s",
 				 (int)(strlen(rel) - strlen(".wrong-output")), rel);
-			ti_ab_bench_name(timename, ".time", name, sizeof name);
-			rc = ti_ab_read_add_run(set, name, true, s, l.p[i]) < 0 ? -ENOMEM : 1;
-		} else {
-			ti_ab_bench_name(rel, ".time", name, sizeof name);
-			rc = load_file(set, l.p[i], name, metric, err);
+			ti_ab_bench_name(timename, ".time", name, sizeof name, &sample);
+			s.failed = true;
+			s.round = TI_AB_ROUND(pos, sample);
+			rc = ti_ab_read_add_run(set, name, s, l.p[i]) < 0 ? -ENOMEM : 1;
+		} else if (time_kind(rel, name, sizeof name, &sample) == want) {
+			rc = load_file(set, l.p[i], name, sample, metric, pos, err);
 		}
 		if (rc > 0) {
 			total += rc;
@@ -521,3 +695,74 @@ int ti_ab_read(struct ti_ab_set *set, const char *path, const char *metric,
 	return rc < 0 ? rc : total;
 }
 
+/* FNV-1a, 64 bits (Fowler, Noll, Vo): a digest to tell identical files
+ * apart from different ones, not a defence against forgery. */
+static int file_digest(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	uint64_t h = 0xcbf29ce484222325u, size = 0;
+	unsigned char buf[65536];
+	size_t got;
+
+	if (!f)
+		return -errno;
+	while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+		for (size_t i = 0; i < got; i++) {
+			h ^= buf[i];
+			h *= 0x100000001b3u;
+		}
+		size += got;
+	}
+	int e = ferror(f) ? (errno ? errno : EIO) : 0;
+	fclose(f);
+	if (e)
+		return -e;
+	snprintf(out, len, "fnv1a64:%016llx:%llu", (unsigned long long)h, (unsigned long long)size);
+	return 0;
+}
+
+/* The binary of benchmark NAME under DIR, into PATH: DIR/NAME, else
+ * DIR/BASENAME, each also without ".test" (lit's test files name their
+ * executables).  False when none is a regular file. */
+static bool find_binary(const char *dir, const char *name, char *path, size_t len)
+{
+	const char *base = strrchr(name, '/');
+	const char *cand[2] = { name, base ? base + 1 : name };
+
+	for (int c = 0; c < 2; c++) {
+		for (int strip = 0; strip < 2; strip++) {
+			size_t n = strlen(cand[c]);
+			struct stat st;
+			if (strip && !has_suffix(cand[c], n, ".test"))
+				continue;
+			snprintf(path, len, "%s/%.*s", dir, (int)(strip ? n - 5 : n), cand[c]);
+			if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+				return true;
+		}
+	}
+	return false;
+}
+
+int ti_ab_read_binaries(struct ti_ab_set *set, const char *dir, struct ti_ab_error *err)
+{
+	struct stat st;
+	int found = 0;
+
+	if (stat(dir, &st) < 0)
+		return ti_ab_read_sys_error(err, dir, errno);
+	if (!S_ISDIR(st.st_mode))
+		return ti_ab_read_sys_error(err, dir, ENOTDIR);
+	for (size_t i = 0; i < set->n; i++) {
+		char path[2048], digest[64];
+		int rc;
+
+		if (!find_binary(dir, set->b[i].name, path, sizeof path))
+			continue;
+		if ((rc = file_digest(path, digest, sizeof digest)) < 0)
+			return ti_ab_read_sys_error(err, path, -rc);
+		if (ti_ab_read_add_hash(set, set->b[i].name, digest, TI_AB_HASH_FILE) < 0)
+			return -ENOMEM;
+		found++;
+	}
+	return found;
+}

@@ -1,47 +1,85 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* read.h: load the benchmark results of one side of a comparison (timeit
  * summary files and directories of them, timeit --json, lit -o JSON, LNT
- * report JSON) and merge the samples of each benchmark.  One reader per
- * format (read-*.c), chosen from the table in read.c. */
+ * report JSON format 1 and 2) into a set of benchmarks, each with every
+ * run read.  One reader per format (read-*.c), chosen from the table in
+ * read.c. */
 #ifndef TI_AB_READ_H
 #define TI_AB_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-/* One successful run.  NAN marks a value the run does not have. */
+/* The round a run belongs to: the position of its input among the paths
+ * of its side (high 32 bits, from 1) and its sample number within that
+ * input (low 32 bits: the I of NAME.I.time or of a directory I/, the
+ * position of a run in a timeit --json file or of a sample in an LNT
+ * list; 0 when it has none).  Interleaved runs of A and B with one key
+ * shared the machine's state: timeit-compare pairs them. */
+#define TI_AB_ROUND(pos, idx) (((uint64_t)(pos) << 32) | (uint32_t)(idx))
+
 struct ti_ab_sample {
-	double value;		/* the chosen metric */
-	double insn;		/* hardware instruction count */
-	double vg_insn;		/* valgrind's exact instruction count */
+	double value;		/* the chosen metric; NAN: the run lacks it */
+	double insn;		/* hardware instruction count, NAN: none */
+	double vg_insn;		/* valgrind's exact instruction count, NAN: none */
+	uint64_t round;		/* TI_AB_ROUND */
+	unsigned flags;		/* timeit's noise-flags for the run (0: clean or unknown) */
+	bool failed;		/* a non-zero exit status, a failing lit code, a wrong output */
+};
+
+/* Where a benchmark's binary identity came from: identities compare only
+ * within one kind. */
+enum ti_ab_hash_kind {
+	TI_AB_HASH_NONE,
+	TI_AB_HASH_REPORTED,	/* lit's hash metric, a report's "hash" (the stripped binary) */
+	TI_AB_HASH_FILE,	/* the binary's bytes, from --binaries */
 };
 
 struct ti_ab_bench {
 	char *name;
-	struct ti_ab_sample *s;	/* successful runs that have the metric */
+	struct ti_ab_sample *s;	/* every run read, in the order read */
 	size_t n, cap;
-	size_t failures;	/* runs with a non-zero exit status or a failing code */
-	size_t lacking;		/* successful runs without the metric */
+	size_t ok;		/* runs that succeeded and have the metric */
+	size_t failures;	/* runs that failed */
+	size_t lacking;		/* runs that succeeded without the metric */
+	size_t flagged;		/* successful runs with the metric and noise flags */
 	char *failed_in;	/* where the first failure was recorded */
+	char *hash;		/* binary identity, or NULL */
+	enum ti_ab_hash_kind hash_kind;
+	bool hash_mixed;	/* runs reported different identities */
 };
 
 struct ti_ab_set {
 	struct ti_ab_bench *b;
 	size_t n, cap;
+	size_t skipped;		/* unreadable subdirectories left out */
+	char skipped_first[1024];	/* the first of them, with why */
 };
 
 struct ti_ab_error {
-	char path[1024];	/* the offending file */
+	char path[4096];	/* the offending file */
 	int line;		/* 1-based, or 0 when the whole file is meant */
 	char what[256];
 };
 
 /* Add the benchmarks found at PATH (a file or a directory searched for
  * *.time files, and *.time.wrong-output files as failed runs) to SET,
- * taking METRIC (exec_time, real, sys, maxrss or a counter/key name) from
- * each run.  Returns the number of runs read, or -errno / -EINVAL with ERR
- * describing the problem. */
-int ti_ab_read(struct ti_ab_set *set, const char *path, const char *metric,
+ * taking METRIC (exec_time, real, sys, maxrss, hash or a counter/key
+ * name) from each run; POS (from 1) is the position of PATH among its
+ * side's paths, the high half of each run's round key.  A subdirectory
+ * that cannot be read is left out and counted in SET->skipped.  Returns
+ * the number of runs read, or -errno / -EINVAL with ERR describing the
+ * problem. */
+int ti_ab_read(struct ti_ab_set *set, const char *path, const char *metric, unsigned pos,
 	       struct ti_ab_error *err);
+
+/* Record the identity of each benchmark of SET from its binary under DIR
+ * (DIR/NAME, else DIR/BASENAME, each also without a ".test" suffix): a
+ * digest of its bytes, kind TI_AB_HASH_FILE.  Benchmarks without a binary
+ * there keep what they had.  Returns how many were found, or -errno with
+ * ERR naming the problem (DIR unreadable, a binary that cannot be read). */
+int ti_ab_read_binaries(struct ti_ab_set *set, const char *dir, struct ti_ab_error *err);
 
 /* The benchmark called NAME in SET, or NULL. */
 struct ti_ab_bench *ti_ab_find(const struct ti_ab_set *set, const char *name);
@@ -52,10 +90,13 @@ void ti_ab_sort(struct ti_ab_set *set);
 /* Free everything SET owns and empty it. */
 void ti_ab_set_free(struct ti_ab_set *set);
 
-/* The benchmark name a result file stands for: PATH relative to its root
- * directory, without all-digit directory components (sample directories),
- * without the extension EXT (e.g. ".time") and without a trailing sample
- * number (".3").  Writes at most LEN bytes to OUT. */
-void ti_ab_bench_name(const char *relpath, const char *ext, char *out, size_t len);
+/* The benchmark name a result file stands for: RELPATH relative to its
+ * root directory, without all-digit directory components (sample
+ * directories), without the extension EXT (e.g. ".time") and without a
+ * trailing sample number (".3").  Writes at most LEN bytes to OUT; the
+ * sample number (of the file, else of its last sample directory; 0: none)
+ * goes to *SAMPLE when SAMPLE is not NULL. */
+void ti_ab_bench_name(const char *relpath, const char *ext, char *out, size_t len,
+		      uint32_t *sample);
 
 #endif

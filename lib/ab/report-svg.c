@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* report-svg.c: the SVG plot of a comparison (report.h). */
+/* report-svg.c: the SVG plot of a comparison (report.h): a dot per
+ * benchmark at its change, a bar for its interval, the gate as a band. */
 #include "config.h"
 
 #include <math.h>
@@ -10,28 +11,96 @@
 
 #include "report-int.h"
 
-/* ---- SVG ------------------------------------------------------------- */
+/* The length of the UTF-8 sequence starting at S (of at most N bytes),
+ * or 0 when it is not a valid one (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF). */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len;
+	unsigned cp;
 
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/* Characters of S: valid UTF-8 sequences count one each, as does every
+ * byte that is not part of one (it is shown as U+FFFD). */
+static size_t chars(const char *s)
+{
+	size_t n = strlen(s), c = 0;
+
+	for (size_t i = 0; i < n; c++) {
+		size_t l = utf8_len((const unsigned char *)s + i, n - i);
+		i += l ? l : 1;
+	}
+	return c;
+}
+
+/* The last K characters of S. */
+static const char *last_chars(const char *s, size_t k)
+{
+	size_t skip = chars(s) > k ? chars(s) - k : 0, n = strlen(s), i = 0;
+
+	while (skip-- > 0 && i < n) {
+		size_t l = utf8_len((const unsigned char *)s + i, n - i);
+		i += l ? l : 1;
+	}
+	return s + i;
+}
+
+/* S as XML character data: markup escaped, control characters XML 1.0
+ * forbids dropped, bytes that are not UTF-8 (a file name in another
+ * encoding) replaced by U+FFFD, so that the document stays well formed. */
 static void xml_text(struct ti_buf *o, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i < n;) {
+		unsigned char ch = (unsigned char)s[i];
+		size_t l = utf8_len((const unsigned char *)s + i, n - i);
+
+		if (!l) {
+			ti_buf_append(o, "\xef\xbf\xbd", 3);
+			i++;
+			continue;
+		}
+		switch (ch) {
 		case '<': ti_buf_printf(o, "&lt;"); break;
 		case '>': ti_buf_printf(o, "&gt;"); break;
 		case '&': ti_buf_printf(o, "&amp;"); break;
 		case '"': ti_buf_printf(o, "&quot;"); break;
 		default:
-			/* XML 1.0 forbids most control characters even escaped. */
-			if ((unsigned char)*s >= 0x20 || *s == '\t')
-				ti_buf_append(o, s, 1);
+			if (ch >= 0x20 || ch == '\t')
+				ti_buf_append(o, s + i, l);
 		}
+		i += l;
 	}
 }
 
 static int cmp_change(const void *x, const void *y)
 {
-	const struct ti_ab_row *a = *(const struct ti_ab_row *const *)x, *b = *(const struct ti_ab_row *const *)y;
-	return (a->change > b->change) - (a->change < b->change);
+	const struct ti_ab_row *a = *(const struct ti_ab_row *const *)x;
+	const struct ti_ab_row *b = *(const struct ti_ab_row *const *)y;
+	return (a->est > b->est) - (a->est < b->est);
 }
 
 static const char *svg_color(enum ti_ab_verdict v)
@@ -39,13 +108,12 @@ static const char *svg_color(enum ti_ab_verdict v)
 	switch (v) {
 	case TI_AB_REGRESSED: return "#c62828";
 	case TI_AB_IMPROVED: return "#2e7d32";
-	case TI_AB_NOISY: return "#ef8f00";
+	case TI_AB_UNDECIDED: return "#ef8f00";
+	case TI_AB_CHANGED: return "#1565c0";
 	default: return "#757575";
 	}
 }
 
-/* A dot per benchmark at its change, a bar for its confidence interval,
- * sorted from the largest improvement to the largest regression. */
 void ti_ab_report_svg(struct ti_buf *o, const struct ti_ab_result *res,
 		      const struct ti_ab_config *c, const struct ti_ab_report_opts *opt)
 {
@@ -54,7 +122,7 @@ void ti_ab_report_svg(struct ti_buf *o, const struct ti_ab_result *res,
 	size_t n = res->n;
 	const struct ti_ab_row **s = malloc((n ? n : 1) * sizeof *s);
 	size_t k = 0, label_chars = 12;
-	double range = 0.01, step;
+	double gate = c->min_change / 100, range = fmax(0.01, 1.2 * gate), step;
 	char t[64];
 
 	if (!s) {
@@ -62,19 +130,19 @@ void ti_ab_report_svg(struct ti_buf *o, const struct ti_ab_result *res,
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (!ti_ab_report_listed(&rows[i], opt) || rows[i].v == TI_AB_MISSING || rows[i].v == TI_AB_FAILED ||
-		    !isfinite(rows[i].change))
+		if (!ti_ab_report_listed(&rows[i], opt) || rows[i].v == TI_AB_MISSING ||
+		    rows[i].v == TI_AB_FAILED || !isfinite(rows[i].est))
 			continue;
 		s[k++] = &rows[i];
-		range = fmax(range, fabs(expm1(rows[i].change)));
-		if (strlen(rows[i].name) > label_chars)
-			label_chars = strlen(rows[i].name);
+		range = fmax(range, fabs(expm1(rows[i].est)));
+		if (chars(rows[i].name) > label_chars)
+			label_chars = chars(rows[i].name);
 	}
 	qsort(s, k, sizeof *s, cmp_change);
 	if (label_chars > 48)
 		label_chars = 48;
-	/* Confidence intervals may be far wider than the changes; show them
-	 * up to 1.5 times the largest change and clip the rest at the edge. */
+	/* Intervals may be far wider than the changes; show them up to 1.5
+	 * times the largest change and mark where one goes on beyond. */
 	range *= 1.5;
 	/* About three grid lines a side at 1, 2 or 5 times a power of ten. */
 	step = range / 3;
@@ -96,18 +164,24 @@ void ti_ab_report_svg(struct ti_buf *o, const struct ti_ab_result *res,
 	ti_buf_printf(o, "<text x=\"%.1f\" y=\"20\" font-size=\"14\" font-weight=\"bold\">"
 			 "Change of ", left);
 	xml_text(o, c->metric);
-	ti_buf_printf(o, ", B vs A (median, %.0f%% CI)</text>\n", 100 * (1 - c->alpha));
+	ti_buf_printf(o, ", B vs A (Hodges-Lehmann, %.3g%% CI; band: gate \u00b1%g%%)</text>\n",
+		      100 * (1 - res->alpha_look), c->min_change);
 	ti_buf_printf(o, "<text x=\"%.1f\" y=\"36\" fill=\"#555\">", left);
 	if (g->n) {
 		ti_ab_report_pct(t, sizeof t, g->ratio - 1);
 		ti_buf_printf(o, "geometric mean %s over %zu benchmarks; ", t, g->n);
 	}
 	ti_buf_printf(o, "<tspan fill=\"%s\">regressed</tspan> <tspan fill=\"%s\">improved</tspan> "
-			 "<tspan fill=\"%s\">noisy</tspan> <tspan fill=\"%s\">unchanged</tspan></text>\n",
-		      svg_color(TI_AB_REGRESSED), svg_color(TI_AB_IMPROVED), svg_color(TI_AB_NOISY),
-		      svg_color(TI_AB_UNCHANGED));
-	/* Grid and axis labels. */
+			 "<tspan fill=\"%s\">undecided</tspan> <tspan fill=\"%s\">unchanged</tspan>"
+			 "</text>\n", svg_color(TI_AB_REGRESSED), svg_color(TI_AB_IMPROVED),
+		      svg_color(TI_AB_UNDECIDED), svg_color(TI_AB_UNCHANGED));
 	double bottom = top + row_h * (double)(k ? k : 1);
+	/* The gate: what lies inside the band counts as no change. */
+	if (gate > 0)
+		ti_buf_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+				 "fill=\"#e3f2fd\"/>\n", X(-gate), top - 4, X(gate) - X(-gate),
+			      bottom - top + 8);
+	/* Grid and axis labels. */
 	for (double v = -floor(range / step) * step; v <= range + 1e-12; v += step) {
 		double x = X(v);
 		bool axis = fabs(v) < step / 2;
@@ -125,27 +199,38 @@ void ti_ab_report_svg(struct ti_buf *o, const struct ti_ab_result *res,
 		const struct ti_ab_row *r = s[i];
 		double y = top + row_h * (double)i + row_h / 2;
 		const char *col = svg_color(r->v);
-		char name[64];
 
 		if (i % 2)
 			ti_buf_printf(o, "<rect x=\"0\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
-					 "fill=\"#f4f4f4\"/>\n", y - row_h / 2, width, row_h);
-		snprintf(name, sizeof name, "%s", r->name);
-		if (strlen(r->name) > label_chars)
-			snprintf(name, sizeof name, "\u2026%s", r->name + strlen(r->name) - label_chars + 1);
+					 "fill=\"#f4f4f4\" fill-opacity=\"0.6\"/>\n",
+				      y - row_h / 2, width, row_h);
 		ti_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", label_w, y + 4);
-		xml_text(o, name);
+		if (chars(r->name) > label_chars) {
+			ti_buf_printf(o, "\u2026");
+			xml_text(o, last_chars(r->name, label_chars - 1));
+		} else {
+			xml_text(o, r->name);
+		}
 		ti_buf_printf(o, "</text>\n");
 		if (!isnan(r->lo)) {
-			double x1 = X(isinf(r->lo) ? -range : expm1(r->lo));
-			double x2 = X(isinf(r->hi) ? range : expm1(r->hi));
+			double lo = isinf(r->lo) ? -INFINITY : expm1(r->lo);
+			double hi = isinf(r->hi) ? INFINITY : expm1(r->hi);
 			ti_buf_printf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 					 "stroke=\"%s\" stroke-width=\"3\" stroke-opacity=\"0.45\"/>\n",
-				      x1, y, x2, y, col);
+				      X(lo), y, X(hi), y, col);
+			/* An interval cut at the edge ends in an arrowhead. */
+			if (lo < -range)
+				ti_buf_printf(o, "<path d=\"M%.1f %.1fl6 -4v8z\" fill=\"%s\">"
+						 "<title>interval continues</title></path>\n",
+					      X(lo), y, col);
+			if (hi > range)
+				ti_buf_printf(o, "<path d=\"M%.1f %.1fl-6 -4v8z\" fill=\"%s\">"
+						 "<title>interval continues</title></path>\n",
+					      X(hi), y, col);
 		}
 		ti_buf_printf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\"><title>",
-			      X(expm1(r->change)), y, col);
-		ti_ab_report_pct(t, sizeof t, expm1(r->change));
+			      X(expm1(r->est)), y, col);
+		ti_ab_report_pct(t, sizeof t, expm1(r->est));
 		xml_text(o, r->name);
 		ti_buf_printf(o, ": %s, %s</title></circle>\n", t, ti_ab_verdict_name[r->v]);
 		/* The value in a column right of the plot, clear of the bars. */
@@ -160,4 +245,3 @@ void ti_ab_report_svg(struct ti_buf *o, const struct ti_ab_result *res,
 #undef X
 	free(s);
 }
-

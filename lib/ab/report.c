@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* report.c: the text, Markdown, CSV and JSON reports of a comparison
- * (report.h). */
+/* report.c: the text, Markdown, CSV and JSON reports of a comparison and
+ * the list of benchmarks more samples could decide (report.h).  Each
+ * format is owned here and nowhere else. */
 #include "config.h"
 
 #include <math.h>
@@ -12,11 +13,9 @@
 #include "report-int.h"
 
 enum col { C_NAME, C_NA, C_NB, C_MEDA, C_MEDB, C_CHANGE, C_CI, C_SPA, C_SPB, C_P,
-	   C_VERDICT, C_NOTE, C_COUNT };
-static const char *const col_title[C_COUNT] = {
-	"benchmark", "nA", "nB", "median A", "median B", "change", "CI", "MAD% A", "MAD% B",
-	"p", "verdict", "note",
-};
+	   C_VERDICT, C_WHY, C_COUNT };
+
+#define CELL 512
 
 void ti_ab_report_pct(char *s, size_t len, double v)
 {
@@ -24,6 +23,8 @@ void ti_ab_report_pct(char *s, size_t len, double v)
 		snprintf(s, len, "-");
 	else if (isinf(v))
 		snprintf(s, len, "%sinf", v > 0 ? "+" : "-");
+	else if (fabs(v) >= 1000)
+		snprintf(s, len, "%+.3g%%", 100 * v);	/* no 14-digit percentages */
 	else
 		snprintf(s, len, "%+.2f%%", 100 * v);
 }
@@ -69,38 +70,74 @@ static void escaped(char *out, size_t len, const char *s)
 	out[o] = '\0';
 }
 
+/* The interval's level in the column titles: 95% at alpha 0.05 and one
+ * look. */
+static double level(const struct ti_ab_result *r)
+{
+	return 100 * (1 - r->alpha_look);
+}
+
+/* Column titles that say which p and which interval are shown. */
+static void titles(char t[C_COUNT][64], const struct ti_ab_result *r, const struct ti_ab_config *c)
+{
+	static const char *const fixed[C_COUNT] = {
+		"benchmark", "nA", "nB", "median A", "median B", "change", NULL, "MAD% A",
+		"MAD% B", NULL, "verdict", "why",
+	};
+	for (int k = 0; k < C_COUNT; k++)
+		if (fixed[k])
+			snprintf(t[k], 64, "%s", fixed[k]);
+	snprintf(t[C_CI], 64, "%.3g%% CI", level(r));
+	if (c->adjust == TI_STATS_ADJUST_NONE)
+		snprintf(t[C_P], 64, "p");
+	else
+		snprintf(t[C_P], 64, "p (%s)", ti_ab_adjust_name(c->adjust));
+}
+
+/* The reason and the notes of R, as one text. */
+static void why(char *out, size_t len, const struct ti_ab_row *r)
+{
+	char both[sizeof r->reason + sizeof r->note + 4];
+
+	snprintf(both, sizeof both, "%s%s%s", r->reason, r->reason[0] && r->note[0] ? "; " : "",
+		 r->note);
+	escaped(out, len, both);
+}
+
 /* The cells of one row as text; shared by text and Markdown. */
-static void cells(const struct ti_ab_row *r, char cell[C_COUNT][192])
+static void cells(const struct ti_ab_row *r, char cell[C_COUNT][CELL])
 {
 	char lo[32], hi[32];
 
-	escaped(cell[C_NAME], 192, r->name);
-	snprintf(cell[C_NA], 192, "%zu", r->a ? r->a->n : 0);
-	snprintf(cell[C_NB], 192, "%zu", r->b ? r->b->n : 0);
-	num(cell[C_MEDA], 192, r->med_a);
-	num(cell[C_MEDB], 192, r->med_b);
-	ti_ab_report_pct(cell[C_CHANGE], 192, expm1(r->change));
+	escaped(cell[C_NAME], CELL, r->name);
+	snprintf(cell[C_NA], CELL, "%zu", r->n_a);
+	snprintf(cell[C_NB], CELL, "%zu", r->n_b);
+	num(cell[C_MEDA], CELL, r->med_a);
+	num(cell[C_MEDB], CELL, r->med_b);
+	ti_ab_report_pct(cell[C_CHANGE], CELL, expm1(r->est));
 	if (isnan(r->lo) || (isinf(r->lo) && isinf(r->hi))) {
-		snprintf(cell[C_CI], 192, "-");
+		snprintf(cell[C_CI], CELL, "-");
 	} else {
 		ti_ab_report_pct(lo, sizeof lo, expm1(r->lo));
 		ti_ab_report_pct(hi, sizeof hi, expm1(r->hi));
-		snprintf(cell[C_CI], 192, "%s..%s", lo, hi);
+		snprintf(cell[C_CI], CELL, "%s..%s", lo, hi);
 	}
 	if (isnan(r->spread_a))
-		snprintf(cell[C_SPA], 192, "-");
+		snprintf(cell[C_SPA], CELL, "-");
 	else
-		snprintf(cell[C_SPA], 192, "%.2f", 100 * r->spread_a);
+		snprintf(cell[C_SPA], CELL, "%.2f", 100 * r->spread_a);
 	if (isnan(r->spread_b))
-		snprintf(cell[C_SPB], 192, "-");
+		snprintf(cell[C_SPB], CELL, "-");
 	else
-		snprintf(cell[C_SPB], 192, "%.2f", 100 * r->spread_b);
+		snprintf(cell[C_SPB], CELL, "%.2f", 100 * r->spread_b);
 	if (isnan(r->p_adj))
-		snprintf(cell[C_P], 192, "-");
+		snprintf(cell[C_P], CELL, "-");
+	else if (r->p_adj < 0.0001)
+		snprintf(cell[C_P], CELL, "%.1e", r->p_adj);	/* not "0.0000" */
 	else
-		snprintf(cell[C_P], 192, "%.4f", r->p_adj);
-	snprintf(cell[C_VERDICT], 192, "%s", ti_ab_verdict_name[r->v]);
-	escaped(cell[C_NOTE], 192, r->note);
+		snprintf(cell[C_P], CELL, "%.4f", r->p_adj);
+	snprintf(cell[C_VERDICT], CELL, "%s", ti_ab_verdict_name[r->v]);
+	why(cell[C_WHY], CELL, r);
 }
 
 bool ti_ab_report_listed(const struct ti_ab_row *r, const struct ti_ab_report_opts *o)
@@ -108,35 +145,63 @@ bool ti_ab_report_listed(const struct ti_ab_row *r, const struct ti_ab_report_op
 	return !o->only_changed || r->v != TI_AB_UNCHANGED;
 }
 
-static const char *adjust_name(enum ti_stats_adjust a)
+/* The lines under the table: the geometric mean, the verdicts counted,
+ * how they were reached, and the comparison's notes. */
+static void summary_lines(struct ti_buf *o, const struct ti_ab_result *r,
+			  const struct ti_ab_config *c, const struct ti_ab_report_opts *opt,
+			  const char *prefix)
 {
-	return a == TI_STATS_ADJUST_HOLM ? "holm" : a == TI_STATS_ADJUST_BH ? "bh" : "none";
-}
-
-static void summary_lines(struct ti_buf *o, const struct ti_ab_row *rows, size_t n,
-			  const struct ti_ab_geomean *g, const struct ti_ab_config *c,
-			  const struct ti_ab_report_opts *opt, const char *prefix)
-{
-	size_t count[TI_AB_VERDICTS] = { 0 };
+	const struct ti_ab_geomean *g = &r->geomean;
+	size_t count[TI_AB_VERDICTS] = { 0 }, decidable = 0, paired = 0, tested = 0;
 	char lo[32], hi[32], mid[32];
 
-	for (size_t i = 0; i < n; i++)
-		count[rows[i].v]++;
+	for (size_t i = 0; i < r->n; i++) {
+		count[r->rows[i].v]++;
+		decidable += r->rows[i].decidable;
+		paired += r->rows[i].paired;
+		tested += !isnan(r->rows[i].p);
+	}
 	if (g->n) {
 		ti_ab_report_pct(mid, sizeof mid, g->ratio - 1);
 		ti_ab_report_pct(lo, sizeof lo, g->lo - 1);
 		ti_ab_report_pct(hi, sizeof hi, g->hi - 1);
-		ti_buf_printf(o, "%sgeometric mean of B/A: %s (%.0f%% bootstrap CI %s..%s, %zu benchmark%s)\n",
-			      prefix, mid, 100 * (1 - c->alpha), lo, hi, g->n, g->n == 1 ? "" : "s");
+		if (g->n == 1)
+			ti_buf_printf(o, "%sgeometric mean of B/A: %s (%.0f%% CI %s..%s, the one "
+				      "benchmark's)\n", prefix, mid, 100 * (1 - c->alpha), lo, hi);
+		else
+			ti_buf_printf(o, "%sgeometric mean of B/A: %s (%.0f%% CI %s..%s, %s over %zu "
+				      "benchmarks)\n", prefix, mid, 100 * (1 - c->alpha), lo, hi,
+				      g->method, g->n);
 	} else {
 		ti_buf_printf(o, "%sgeometric mean of B/A: - (%s)\n", prefix, TI_AB_NO_GEOMEAN);
 	}
 	ti_buf_printf(o, "%s", prefix);
-	for (int v = 0; v < TI_AB_VERDICTS; v++)
+	for (int v = 0; v < TI_AB_VERDICTS; v++) {
+		if (v == TI_AB_CHANGED && !count[v])
+			continue;
 		ti_buf_printf(o, "%s%zu %s", v ? ", " : "", count[v], ti_ab_verdict_name[v]);
-	ti_buf_printf(o, "\n%smetric %s, alpha %g (%s), min change %g%%%s\n", prefix, c->metric,
-		      c->alpha, adjust_name(c->adjust), c->min_change,
-		      opt->noise_floor ? ", noise floor from A/A" : "");
+		if (v == TI_AB_UNDECIDED && count[v])
+			ti_buf_printf(o, " (%zu could be decided with more samples)", decidable);
+	}
+	ti_buf_printf(o, "\n%smetric %s, alpha %g", prefix, c->metric, c->alpha);
+	if (c->looks > 1)
+		ti_buf_printf(o, " over %u looks (%g each)", c->looks, r->alpha_look);
+	ti_buf_printf(o, ", p adjusted: %s, gate +-%g%%%s\n",
+		      c->adjust == TI_STATS_ADJUST_BH ? "Benjamini-Hochberg (false discovery rate)"
+		      : c->adjust == TI_STATS_ADJUST_HOLM ? "Holm (family-wise)" : "none",
+		      c->min_change, opt->noise_floor ? ", noise floor from A/A" : "");
+	if (tested)
+		ti_buf_printf(o, "%schange: Hodges-Lehmann estimate of B/A, %zu of %zu tested "
+			      "benchmarks paired by round; %.3g%% intervals per benchmark, "
+			      "not adjusted\n", prefix, paired, tested, level(r));
+	if (tested && c->pairing == TI_AB_PAIR_AUTO && !isnan(r->pair_corr))
+		ti_buf_printf(o, "%srounds %s: the times of A_i and B_i %s (median rank correlation "
+			      "%.2f over %zu benchmark%s; %s)\n", prefix, r->pair ? "paired" : "not paired",
+			      r->pair ? "move together" : "do not move together", r->pair_corr,
+			      r->pair_corr_n, r->pair_corr_n == 1 ? "" : "s",
+			      r->pair ? "--unpaired compares all samples" : "--paired pairs them");
+	for (size_t i = 0; i < r->nnotes; i++)
+		ti_buf_printf(o, "%snote: %s\n", prefix, r->notes[i]);
 }
 
 static const char *verdict_color(enum ti_ab_verdict v)
@@ -144,47 +209,48 @@ static const char *verdict_color(enum ti_ab_verdict v)
 	switch (v) {
 	case TI_AB_REGRESSED: return "\033[31m";
 	case TI_AB_IMPROVED: return "\033[32m";
-	case TI_AB_NOISY: return "\033[33m";
+	case TI_AB_UNDECIDED: return "\033[33m";
 	case TI_AB_MISSING: case TI_AB_FAILED: return "\033[35m";
 	default: return NULL;
 	}
 }
 
-static void format_text(struct ti_buf *o, const struct ti_ab_row *rows, size_t n,
-			const struct ti_ab_geomean *g, const struct ti_ab_config *c,
-			const struct ti_ab_report_opts *opt)
+static void format_text(struct ti_buf *o, const struct ti_ab_result *res,
+			const struct ti_ab_config *c, const struct ti_ab_report_opts *opt)
 {
+	static char cell[C_COUNT][CELL];
+	char title[C_COUNT][64];
 	size_t w[C_COUNT];
-	char cell[C_COUNT][192];
 
+	titles(title, res, c);
 	for (int k = 0; k < C_COUNT; k++)
-		w[k] = strlen(col_title[k]);
-	for (size_t i = 0; i < n; i++) {
-		if (!ti_ab_report_listed(&rows[i], opt))
+		w[k] = strlen(title[k]);
+	for (size_t i = 0; i < res->n; i++) {
+		if (!ti_ab_report_listed(&res->rows[i], opt))
 			continue;
-		cells(&rows[i], cell);
+		cells(&res->rows[i], cell);
 		for (int k = 0; k < C_COUNT; k++)
 			if (strlen(cell[k]) > w[k])
 				w[k] = strlen(cell[k]);
 	}
-	for (size_t i = 0; i <= n; i++) {
-		if (i > 0 && !ti_ab_report_listed(&rows[i - 1], opt))
+	for (size_t i = 0; i <= res->n; i++) {
+		if (i > 0 && !ti_ab_report_listed(&res->rows[i - 1], opt))
 			continue;
 		if (i == 0)
 			for (int k = 0; k < C_COUNT; k++)
-				snprintf(cell[k], sizeof cell[k], "%s", col_title[k]);
+				snprintf(cell[k], CELL, "%.63s", title[k]);
 		else
-			cells(&rows[i - 1], cell);
-		const char *col = i > 0 && opt->color ? verdict_color(rows[i - 1].v) : NULL;
+			cells(&res->rows[i - 1], cell);
+		const char *col = i > 0 && opt->color ? verdict_color(res->rows[i - 1].v) : NULL;
 		for (int k = 0; k < C_COUNT; k++) {
-			bool left = k == C_NAME || k == C_VERDICT || k == C_NOTE;
-			if (k == C_NOTE && !cell[k][0])
+			bool left = k == C_NAME || k == C_VERDICT || k == C_WHY;
+			if (k == C_WHY && !cell[k][0])
 				break;
 			if (k)
 				ti_buf_append(o, "  ", 2);
 			if (k == C_VERDICT && col)
 				ti_buf_printf(o, "%s", col);
-			ti_buf_printf(o, left ? "%-*s" : "%*s", k == C_NOTE ? 0 : (int)w[k], cell[k]);
+			ti_buf_printf(o, left ? "%-*s" : "%*s", k == C_WHY ? 0 : (int)w[k], cell[k]);
 			if (k == C_VERDICT && col)
 				ti_buf_printf(o, "\033[0m");
 		}
@@ -194,7 +260,7 @@ static void format_text(struct ti_buf *o, const struct ti_ab_row *rows, size_t n
 		ti_buf_append(o, "\n", 1);
 	}
 	ti_buf_append(o, "\n", 1);
-	summary_lines(o, rows, n, g, c, opt, "");
+	summary_lines(o, res, c, opt, "");
 }
 
 static void md_escape(struct ti_buf *o, const char *s)
@@ -206,26 +272,30 @@ static void md_escape(struct ti_buf *o, const char *s)
 	}
 }
 
-static void format_md(struct ti_buf *o, const struct ti_ab_row *rows, size_t n,
-		      const struct ti_ab_geomean *g, const struct ti_ab_config *c,
-		      const struct ti_ab_report_opts *opt)
+static void format_md(struct ti_buf *o, const struct ti_ab_result *res,
+		      const struct ti_ab_config *c, const struct ti_ab_report_opts *opt)
 {
-	char cell[C_COUNT][192];
+	static char cell[C_COUNT][CELL];
+	char title[C_COUNT][64];
 
+	titles(title, res, c);
 	ti_buf_printf(o, "|");
-	for (int k = 0; k < C_COUNT; k++)
-		ti_buf_printf(o, " %s |", col_title[k]);
+	for (int k = 0; k < C_COUNT; k++) {
+		ti_buf_printf(o, " ");
+		md_escape(o, title[k]);
+		ti_buf_printf(o, " |");
+	}
 	ti_buf_printf(o, "\n|");
 	for (int k = 0; k < C_COUNT; k++)
 		ti_buf_printf(o, k == C_NAME || k >= C_VERDICT ? ":---|" : "---:|");
 	ti_buf_printf(o, "\n");
-	for (size_t i = 0; i < n; i++) {
-		if (!ti_ab_report_listed(&rows[i], opt))
+	for (size_t i = 0; i < res->n; i++) {
+		if (!ti_ab_report_listed(&res->rows[i], opt))
 			continue;
-		cells(&rows[i], cell);
+		cells(&res->rows[i], cell);
 		ti_buf_printf(o, "|");
 		for (int k = 0; k < C_COUNT; k++) {
-			bool bold = k == C_VERDICT && rows[i].v == TI_AB_REGRESSED;
+			bool bold = k == C_VERDICT && res->rows[i].v == TI_AB_REGRESSED;
 			ti_buf_printf(o, " %s", bold ? "**" : "");
 			md_escape(o, cell[k]);
 			ti_buf_printf(o, "%s |", bold ? "**" : "");
@@ -233,7 +303,7 @@ static void format_md(struct ti_buf *o, const struct ti_ab_row *rows, size_t n,
 		ti_buf_printf(o, "\n");
 	}
 	ti_buf_printf(o, "\n");
-	summary_lines(o, rows, n, g, c, opt, "- ");
+	summary_lines(o, res, c, opt, "- ");
 }
 
 static void csv_field(struct ti_buf *o, const char *s)
@@ -262,75 +332,105 @@ static void csv_num(struct ti_buf *o, double v)
 		ti_buf_printf(o, ",");
 }
 
-static void format_csv(struct ti_buf *o, const struct ti_ab_row *rows, size_t n,
+static const char *code_name(enum ti_ab_code code)
+{
+	return code == TI_AB_CODE_SAME ? "same" : code == TI_AB_CODE_CHANGED ? "changed" : NULL;
+}
+
+static void format_csv(struct ti_buf *o, const struct ti_ab_result *res,
 		       const struct ti_ab_report_opts *opt)
 {
-	ti_buf_printf(o, "benchmark,n_a,n_b,median_a,median_b,change,ci_low,ci_high,"
-			 "mad_a,mad_b,p,p_adjusted,verdict,code,note\n");
-	for (size_t i = 0; i < n; i++) {
-		const struct ti_ab_row *r = &rows[i];
+	ti_buf_printf(o, "benchmark,n_a,n_b,paired,median_a,median_b,change,ci_low,ci_high,"
+			 "mad_a,mad_b,p,p_adjusted,verdict,decidable,code,reason,note\n");
+	for (size_t i = 0; i < res->n; i++) {
+		const struct ti_ab_row *r = &res->rows[i];
+		const char *code = code_name(r->code);
 		if (!ti_ab_report_listed(r, opt))
 			continue;
 		csv_field(o, r->name);
-		ti_buf_printf(o, ",%zu,%zu", r->a ? r->a->n : 0, r->b ? r->b->n : 0);
+		ti_buf_printf(o, ",%zu,%zu,%s", r->n_a, r->n_b, r->paired ? "yes" : "no");
 		csv_num(o, r->med_a);
 		csv_num(o, r->med_b);
-		csv_num(o, expm1(r->change));
+		csv_num(o, expm1(r->est));
 		csv_num(o, isfinite(r->lo) ? expm1(r->lo) : NAN);
 		csv_num(o, isfinite(r->hi) ? expm1(r->hi) : NAN);
 		csv_num(o, r->spread_a);
 		csv_num(o, r->spread_b);
 		csv_num(o, r->p);
 		csv_num(o, r->p_adj);
-		ti_buf_printf(o, ",%s,%s,", ti_ab_verdict_name[r->v],
-			      r->code == TI_AB_CODE_SAME ? "same" : r->code == TI_AB_CODE_CHANGED ? "changed" : "");
+		ti_buf_printf(o, ",%s,%s,%s,", ti_ab_verdict_name[r->v], r->decidable ? "yes" : "no",
+			      code ? code : "");
+		csv_field(o, r->reason);
+		ti_buf_printf(o, ",");
 		csv_field(o, r->note);
 		ti_buf_printf(o, "\n");
 	}
 }
 
 /* JSON numbers: NaN and infinities become null (ti_json_double). */
-static void format_json(struct ti_buf *o, const struct ti_ab_row *rows, size_t n,
-			const struct ti_ab_geomean *g, const struct ti_ab_config *c,
-			const struct ti_ab_report_opts *opt)
+static void format_json(struct ti_buf *o, const struct ti_ab_result *res,
+			const struct ti_ab_config *c, const struct ti_ab_report_opts *opt)
 {
-	struct ti_json j;
+	const struct ti_ab_geomean *g = &res->geomean;
 	size_t count[TI_AB_VERDICTS] = { 0 };
+	struct ti_json j;
 
 	ti_json_init(&j, o);
 	ti_json_object(&j, NULL);
 	ti_json_string(&j, "metric", c->metric);
 	ti_json_double(&j, "alpha", c->alpha);
-	ti_json_string(&j, "adjust", adjust_name(c->adjust));
+	ti_json_uint(&j, "looks", c->looks);
+	ti_json_double(&j, "alpha_per_look", res->alpha_look);
+	ti_json_string(&j, "adjust", ti_ab_adjust_name(c->adjust));
 	ti_json_double(&j, "min_change", c->min_change / 100);
+	ti_json_double(&j, "ci_level", 1 - res->alpha_look);
 	ti_json_bool(&j, "noise_floor", opt->noise_floor);
+	ti_json_bool(&j, "drop_flagged", c->drop_flagged);
+	ti_json_object(&j, "pairing");
+	ti_json_string(&j, "mode", c->pairing == TI_AB_PAIR_AUTO ? "auto"
+			 : c->pairing == TI_AB_PAIR_ALWAYS ? "always" : "never");
+	ti_json_bool(&j, "paired", res->pair);
+	ti_json_double(&j, "correlation", res->pair_corr);
+	ti_json_uint(&j, "benchmarks", res->pair_corr_n);
+	ti_json_end(&j, '}');
 	ti_json_array(&j, "benchmarks");
-	for (size_t i = 0; i < n; i++) {
-		const struct ti_ab_row *r = &rows[i];
+	for (size_t i = 0; i < res->n; i++) {
+		const struct ti_ab_row *r = &res->rows[i];
 		count[r->v]++;
 		if (!ti_ab_report_listed(r, opt))
 			continue;
 		ti_json_object(&j, NULL);
 		ti_json_string(&j, "name", r->name);
-		ti_json_uint(&j, "n_a", r->a ? r->a->n : 0);
-		ti_json_uint(&j, "n_b", r->b ? r->b->n : 0);
-		ti_json_uint(&j, "failures_a", r->a ? r->a->failures : 0);
-		ti_json_uint(&j, "failures_b", r->b ? r->b->failures : 0);
+		ti_json_string(&j, "verdict", ti_ab_verdict_name[r->v]);
+		ti_json_string(&j, "reason", r->reason);
+		ti_json_bool(&j, "decidable", r->decidable);
+		ti_json_uint(&j, "n_a", r->n_a);
+		ti_json_uint(&j, "n_b", r->n_b);
+		ti_json_bool(&j, "paired", r->paired);
+		ti_json_uint(&j, "runs_a", r->a ? r->a->n : 0);
+		ti_json_uint(&j, "runs_b", r->b ? r->b->n : 0);
+		ti_json_uint(&j, "failures_a", r->failed_a);
+		ti_json_uint(&j, "failures_b", r->failed_b);
+		ti_json_uint(&j, "flagged_a", r->flagged_a);
+		ti_json_uint(&j, "flagged_b", r->flagged_b);
 		ti_json_double(&j, "median_a", r->med_a);
 		ti_json_double(&j, "median_b", r->med_b);
 		ti_json_double(&j, "mad_a", r->spread_a);
 		ti_json_double(&j, "mad_b", r->spread_b);
-		ti_json_double(&j, "change", expm1(r->change));
-		ti_json_double(&j, "hl_change", expm1(r->hl));
+		ti_json_double(&j, "change", expm1(r->est));
 		ti_json_double(&j, "ci_low", isfinite(r->lo) ? expm1(r->lo) : NAN);
 		ti_json_double(&j, "ci_high", isfinite(r->hi) ? expm1(r->hi) : NAN);
+		ti_json_double(&j, "ci_coverage", r->level);
+		ti_json_double(&j, "equivalence_low", isfinite(r->eq_lo) ? expm1(r->eq_lo) : NAN);
+		ti_json_double(&j, "equivalence_high", isfinite(r->eq_hi) ? expm1(r->eq_hi) : NAN);
 		ti_json_double(&j, "p", r->p);
 		ti_json_double(&j, "p_adjusted", r->p_adj);
 		ti_json_double(&j, "noise_floor", expm1(r->floor));
-		ti_json_string(&j, "code", r->code == TI_AB_CODE_SAME ? "same"
-				 : r->code == TI_AB_CODE_CHANGED ? "changed" : NULL);
+		ti_json_string(&j, "code", code_name(r->code));
+		ti_json_string(&j, "time_verdict", r->time_v < TI_AB_VERDICTS
+				 ? ti_ab_verdict_name[r->time_v] : NULL);
 		ti_json_double(&j, "instructions_change", r->insn_change);
-		ti_json_string(&j, "verdict", ti_ab_verdict_name[r->v]);
+		ti_json_bool(&j, "exact", r->exact);
 		ti_json_bool(&j, "gating", r->gating);
 		ti_json_string(&j, "note", r->note);
 		ti_json_end(&j, '}');
@@ -341,26 +441,47 @@ static void format_json(struct ti_buf *o, const struct ti_ab_row *rows, size_t n
 	ti_json_double(&j, "ratio", g->ratio);
 	ti_json_double(&j, "ci_low", g->lo);
 	ti_json_double(&j, "ci_high", g->hi);
-	ti_json_uint(&j, "seed", c->seed);
-	ti_json_uint(&j, "resamples", c->reps);
+	ti_json_string(&j, "method", g->method);
 	ti_json_end(&j, '}');
 	ti_json_object(&j, "counts");
 	for (int v = 0; v < TI_AB_VERDICTS; v++)
 		ti_json_uint(&j, ti_ab_verdict_name[v], count[v]);
 	ti_json_end(&j, '}');
+	ti_json_uint(&j, "samples", res->used);
+	ti_json_uint(&j, "flagged", res->flagged);
+	ti_json_uint(&j, "same_binary", res->same_binary);
+	ti_json_uint(&j, "same_binary_differed", res->same_binary_sig);
+	ti_json_array(&j, "notes");
+	for (size_t i = 0; i < res->nnotes; i++)
+		ti_json_string(&j, NULL, res->notes[i]);
+	ti_json_end(&j, ']');
 	ti_json_int(&j, "status", opt->status);
 	ti_json_end(&j, '}');
 	ti_buf_append(o, "\n", 1);
 }
 
+/* --undecided: the names more samples could decide, one a line, as the
+ * table names them (a driver's next round runs exactly these). */
+static void format_undecided(struct ti_buf *o, const struct ti_ab_result *res)
+{
+	char name[CELL];
+
+	for (size_t i = 0; i < res->n; i++) {
+		if (res->rows[i].v == TI_AB_UNDECIDED && res->rows[i].decidable) {
+			escaped(name, sizeof name, res->rows[i].name);
+			ti_buf_printf(o, "%s\n", name);
+		}
+	}
+}
 
 void ti_ab_report(struct ti_buf *out, const struct ti_ab_result *r, const struct ti_ab_config *c,
 		  const struct ti_ab_report_opts *o)
 {
 	switch (o->format) {
-	case TI_AB_TEXT: format_text(out, r->rows, r->n, &r->geomean, c, o); break;
-	case TI_AB_MD: format_md(out, r->rows, r->n, &r->geomean, c, o); break;
-	case TI_AB_CSV: format_csv(out, r->rows, r->n, o); break;
-	case TI_AB_JSON: format_json(out, r->rows, r->n, &r->geomean, c, o); break;
+	case TI_AB_TEXT: format_text(out, r, c, o); break;
+	case TI_AB_MD: format_md(out, r, c, o); break;
+	case TI_AB_CSV: format_csv(out, r, o); break;
+	case TI_AB_JSON: format_json(out, r, c, o); break;
+	case TI_AB_UNDECIDED_LIST: format_undecided(out, r); break;
 	}
 }

@@ -10,7 +10,13 @@
 #include "buf.h"
 #include "verdict.h"
 
-enum ti_ab_format_kind { TI_AB_TEXT, TI_AB_MD, TI_AB_CSV, TI_AB_JSON };
+enum ti_ab_format_kind {
+	TI_AB_TEXT,
+	TI_AB_MD,
+	TI_AB_CSV,
+	TI_AB_JSON,
+	TI_AB_UNDECIDED_LIST,	/* the names more samples could decide, one a line */
+};
 
 struct ti_ab_report_opts {
 	enum ti_ab_format_kind format;

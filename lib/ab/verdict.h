@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* verdict.h: the verdict model of an A/B comparison.  Samples of both
  * sides in, one row per benchmark out: its estimate, interval, test and
- * verdict with the reasons for it, plus the geometric mean of the suite.
- * Nothing here prints or exits; errors are returned (-ENOMEM). */
+ * verdict with the reason for it, plus the geometric mean of the suite and
+ * notes on the comparison as a whole.  Nothing here prints or exits;
+ * errors are returned (-ENOMEM).  The statistics are described in
+ * timeit-compare(1), STATISTICS. */
 #ifndef TI_AB_VERDICT_H
 #define TI_AB_VERDICT_H
 
@@ -14,60 +16,122 @@
 #include "stats.h"
 
 enum ti_ab_verdict {
-	TI_AB_IMPROVED,
-	TI_AB_REGRESSED,
-	TI_AB_UNCHANGED,
-	TI_AB_NOISY,
-	TI_AB_MISSING,
-	TI_AB_FAILED,
+	TI_AB_IMPROVED,		/* significant, and beyond the gate, faster */
+	TI_AB_REGRESSED,	/* significant, and beyond the gate, slower */
+	TI_AB_UNCHANGED,	/* shown within the gate (equivalence), or the same binary */
+	TI_AB_UNDECIDED,	/* neither shown: the reason says why */
+	TI_AB_CHANGED,		/* -m hash: the binaries differ */
+	TI_AB_MISSING,		/* on one side only, or without the metric */
+	TI_AB_FAILED,		/* every run of a side failed */
 	TI_AB_VERDICTS
 };
 
 /* The verdict's word in every report: "improved", "regressed", ... */
 extern const char *const ti_ab_verdict_name[TI_AB_VERDICTS];
 
-enum ti_ab_code { TI_AB_CODE_UNKNOWN, TI_AB_CODE_SAME, TI_AB_CODE_CHANGED };
+/* Binary identity, from the benchmarks' hashes. */
+enum ti_ab_code {
+	TI_AB_CODE_UNKNOWN,
+	TI_AB_CODE_SAME,	/* identical binaries */
+	TI_AB_CODE_CHANGED,	/* different binaries */
+};
+
+/* The paired test (interleaved rounds); the library has the others for
+ * the simulation that chose the signed-rank test (bench/ab-sim). */
+enum ti_ab_paired_test {
+	TI_AB_SIGNED_RANK,	/* Wilcoxon signed rank, Walsh-average centre and interval */
+	TI_AB_SIGN,		/* sign test, median and its order-statistic interval */
+	TI_AB_PAIRED_T,		/* Student's t on the log-ratios */
+	TI_AB_TRIMMED_T,	/* Yuen's 20 % trimmed-mean t on the log-ratios */
+	TI_AB_SIMES,		/* signed rank and Mann-Whitney, combined by Simes */
+};
+
+/* Whether interleaved rounds are analysed as pairs. */
+enum ti_ab_pairing {
+	TI_AB_PAIR_AUTO,	/* when the suite's rounds move together (timeit-compare(1)) */
+	TI_AB_PAIR_ALWAYS,	/* whenever both sides have the same rounds */
+	TI_AB_PAIR_NEVER,
+};
+
+/* Pairing pays where A_i and B_i share the machine's state: AUTO pairs
+ * when the median, over the benchmarks with at least TI_AB_PAIR_MIN_ROUNDS
+ * shared rounds, of the rank correlation of A_i with B_i reaches this. */
+#define TI_AB_PAIR_CORRELATION 0.2
+#define TI_AB_PAIR_MIN_ROUNDS 5
+
+/* The geometric mean's interval. */
+enum ti_ab_geo {
+	TI_AB_GEO_T,		/* Student's t over the benchmarks' log-ratios */
+	TI_AB_GEO_BOOTSTRAP,	/* percentile bootstrap of their mean */
+};
 
 struct ti_ab_config {
 	const char *metric;
-	double alpha;		/* significance level */
+	double alpha;		/* significance level, of the whole run of looks */
 	double min_change;	/* the gate, in percent */
 	double filter_short;	/* leave out benchmarks whose medians are below (s) */
-	enum ti_stats_adjust adjust;
-	bool strict;		/* failures and losses on B gate too */
+	enum ti_stats_adjust adjust;	/* across benchmarks */
+	enum ti_ab_pairing pairing;
+	bool drop_flagged;	/* leave out samples with noise flags */
+	bool strict;		/* any failure, and losses on B, gate too */
+	unsigned looks;		/* analyses a sequential driver may make (>= 1) */
+	enum ti_ab_paired_test paired_test;
+	enum ti_ab_geo geo;
 	uint64_t seed, reps;	/* the geometric mean's bootstrap */
 	/* Which benchmarks to compare (NULL: all). */
 	bool (*keep)(const char *name, void *arg);
 	void *keep_arg;
 };
 
+/* The defaults of timeit-compare: alpha 0.05, gate 1 %, Benjamini-Hochberg,
+ * paired where the rounds allow, one look. */
+void ti_ab_config_init(struct ti_ab_config *c);
+
 struct ti_ab_row {
 	const char *name;
 	const struct ti_ab_bench *a, *b;
 	enum ti_ab_verdict v;
+	char reason[192];	/* why V */
+	char note[256];		/* other facts: failures, flags, instructions, pairing */
+	bool decidable;		/* undecided, and more samples could decide it */
+	bool paired;		/* tested on the within-round log-ratios */
+	size_t n_a, n_b;	/* samples compared (paired: pairs on both) */
+	size_t failed_a, failed_b, flagged_a, flagged_b;	/* of the runs read */
 	double med_a, med_b, spread_a, spread_b;	/* spreads: MAD / median */
-	double change;		/* ln(median B / median A) */
-	double hl, lo, hi;	/* Hodges-Lehmann shift of ln values and its CI */
+	double est;		/* ln B/A: the Hodges-Lehmann shift (paired: centre) */
+	double lo, hi;		/* its 1 - alpha' interval (alpha' = alpha / looks) */
+	double level;		/* the interval's exact coverage */
+	double eq_lo, eq_hi;	/* the 1 - 2 alpha' interval of the equivalence test */
 	double p, p_adj;	/* NAN: no test */
 	double floor;		/* ln noise floor from an A/A pair, NAN: none */
 	enum ti_ab_code code;
-	double insn_change;	/* relative instruction count change */
+	double insn_change;	/* relative instruction count change, NAN: unknown */
 	bool exact;		/* an exact count without spread: compared, not tested */
-	bool gating;		/* a regression that sets exit status 1 */
-	char note[160];
+	bool gating;		/* sets exit status 1 */
+	enum ti_ab_verdict time_v;	/* same binary: what the times alone said */
 };
 
 struct ti_ab_geomean {
 	size_t n;
 	double ratio, lo, hi;	/* NAN when n == 0 */
+	const char *method;	/* how lo..hi was found: "t", "bootstrap", "one benchmark" */
 };
+
+#define TI_AB_NOTES 6
 
 struct ti_ab_result {
 	struct ti_ab_row *rows;
 	size_t n;
 	struct ti_ab_geomean geomean;
 	bool regressed;		/* a row gates: exit status 1 */
-	char note[320];		/* about the whole comparison, or empty */
+	double alpha_look;	/* alpha / looks: each test's level */
+	bool pair;		/* the rounds were paired where both sides had them */
+	double pair_corr;	/* the median correlation AUTO went by, NAN: none */
+	size_t pair_corr_n;	/* over how many benchmarks */
+	size_t used, flagged;	/* samples compared, of them flagged */
+	size_t same_binary, same_binary_sig;	/* identical binaries; of them, time differed */
+	char notes[TI_AB_NOTES][320];	/* about the whole comparison */
+	size_t nnotes;
 };
 
 /* Compare the sorted sets A and B (and, when FA and FB are not NULL, take
@@ -79,5 +143,8 @@ int ti_ab_verdict_run(const struct ti_ab_config *c, const struct ti_ab_set *a,
 
 /* Free what R owns. */
 void ti_ab_result_free(struct ti_ab_result *r);
+
+/* The adjustment's name in reports: "bh", "holm", "none". */
+const char *ti_ab_adjust_name(enum ti_stats_adjust a);
 
 #endif
