@@ -2,12 +2,15 @@
 # bench/: programs and scripts that measure timeit itself and print figures
 # (docs/BENCHMARKS.md).  Never run by make check: "make bench" builds what
 # they need and runs them all.
-EXTRA_PROGRAMS = bench/launcher bench/runner bench/work bench/nop bench/hold
+EXTRA_PROGRAMS = bench/launcher bench/runner bench/work bench/nop bench/hold bench/ab-sim
 bench_launcher_SOURCES = bench/launcher.c
 bench_runner_SOURCES = bench/runner.c
 bench_work_SOURCES = bench/work.c
 bench_nop_SOURCES = bench/nop.c
 bench_hold_SOURCES = bench/hold.c
+# The simulation that chose timeit-compare's statistics.
+bench_ab_sim_SOURCES = bench/ab-sim.c
+bench_ab_sim_LDADD = $(AB_LIBS)
 # Not AM_CPPFLAGS: lib/spawn.h would hide the system's <spawn.h>.
 bench_launcher_CPPFLAGS = -I$(top_builddir)
 bench_runner_CPPFLAGS = -I$(top_builddir)
@@ -23,12 +26,14 @@ BENCH_ENV = TIMEIT='$(abs_top_builddir)/timeit/timeit' \
 	BENCH_BIN='$(abs_top_builddir)/bench'
 
 # bench/nop needs a static C library; without one overhead.sh says so.
-bench: timeit/timeit bench/launcher bench/runner bench/work bench/hold
+bench: timeit/timeit timeit/timeit-compare bench/launcher bench/runner bench/work bench/hold \
+		bench/ab-sim
 	-$(MAKE) $(AM_MAKEFLAGS) bench/nop
 	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/overhead.sh
 	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/noise.sh
 	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/scaling.sh
 	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/accounting.sh
+	bench/ab-sim --compare timeit/timeit-compare
 .PHONY: bench
 
 # The adaptive A/B of the bundled suite against a known truth (a knob that

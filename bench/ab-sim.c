@@ -1,0 +1,709 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* ab-sim: the seeded simulation that chose timeit-compare's statistics
+ * (docs/BENCHMARKS.md, "A/B verdicts").  It makes synthetic suites (100
+ * benchmarks, 10 interleaved rounds a side by default) under noise
+ * models seen on shared machines, feeds them to the real timeit-compare
+ * binary and, for the variants, to the same verdict library in process,
+ * and computes the rules of the harnesses users know (LLVM's compare.py,
+ * LNT, Google Benchmark, hyperfine) on the very same data.  It prints one
+ * Markdown table per question:
+ *
+ *   ab-sim [--suites N] [--samples N] [--compare PATH] [--quick]
+ *          [--table rules|geomean|sequential|all]
+ *
+ * Every number comes from a fixed seed: two runs print the same tables. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "read.h"
+#include "stats.h"
+#include "verdict.h"
+
+#define NBENCH 100
+#define NSHIFTED 10		/* benchmarks with the effect in a shifted suite */
+#define AA_FACTOR 5		/* A/A suites per shifted suite: the rate needs them */
+
+/* A noise model: the ln-time of a run is the benchmark's base plus the
+ * sum of these terms. */
+struct model {
+	const char *name, *what;
+	double iid;		/* sd of each run's own noise */
+	double shared;		/* sd of a slowdown shared by A_i and B_i (load) */
+	double drift;		/* a ramp over the rounds, shared by both sides */
+	double out_p, out_lo, out_hi;	/* outliers: probability, ln-slowdown range */
+	double bi_p, bi_shift;	/* bimodal: probability of the slow mode, its shift */
+	bool short_runs;	/* 10-50 ms, written with the summary's 4 decimals */
+};
+
+static const struct model models[] = {
+	{ "cv0.5", "lognormal, CV 0.5 %", 0.005, 0, 0, 0, 0, 0, 0, 0, false },
+	{ "cv2", "lognormal, CV 2 %", 0.02, 0, 0, 0, 0, 0, 0, 0, false },
+	{ "cv5", "lognormal, CV 5 %", 0.05, 0, 0, 0, 0, 0, 0, 0, false },
+	{ "cv15", "lognormal, CV 15 %", 0.15, 0, 0, 0, 0, 0, 0, 0, false },
+	{ "outliers", "CV 2 %, 5 % of runs 30-100 % slower", 0.02, 0, 0, 0.05, 0.262, 0.693, 0, 0, false },
+	{ "bimodal", "CV 1 %, half the runs in a mode 4 % slower", 0.01, 0, 0, 0, 0, 0, 0.5, 0.04, false },
+	{ "drift", "CV 1 %, a 6 % ramp over the rounds", 0.01, 0, 0.06, 0, 0, 0, 0, 0, false },
+	{ "load", "CV 1 %, a 5 % load shared by A_i and B_i", 0.01, 0.05, 0, 0, 0, 0, 0, 0, false },
+	{ "short", "10-50 ms runs, CV 2 %, 4 decimals", 0.02, 0, 0, 0, 0, 0, 0, 0, true },
+	{ "vm", "shared 3 % + own 2 % + 2 % outliers (this VM)", 0.02, 0.03, 0, 0.02, 0.1, 0.4, 0, 0, false },
+};
+#define NMODELS (sizeof models / sizeof models[0])
+
+static const double shifts[] = { 0, 0.01, 0.03, 0.05, 0.10 };
+#define NSHIFTS (sizeof shifts / sizeof shifts[0])
+
+struct suite {
+	size_t nb, ns;		/* benchmarks, rounds */
+	double *a, *b;		/* [bench * ns + round] */
+	bool *shifted;
+};
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p) {
+		perror("ab-sim");
+		exit(2);
+	}
+	return p;
+}
+
+/* Suite SEED of model M: NSHIFTED of its NB benchmarks slowed by SHIFT. */
+static void generate(struct suite *s, const struct model *m, double shift, uint64_t seed)
+{
+	struct ti_stats_rng r;
+
+	ti_stats_rng_seed(&r, seed);
+	for (size_t k = 0; k < s->nb; k++) {
+		double base = m->short_runs ? 0.010 + 0.040 * ti_stats_rng_uniform(&r)
+					    : exp(log(0.1) + log(20) * ti_stats_rng_uniform(&r));
+		double effect = k < NSHIFTED ? log1p(shift) : 0;
+		s->shifted[k] = k < NSHIFTED && shift > 0;
+		for (size_t i = 0; i < s->ns; i++) {
+			double common = m->shared * ti_stats_rng_normal(&r);
+			if (s->ns > 1)
+				common += m->drift * (double)i / (double)(s->ns - 1);
+			for (int side = 0; side < 2; side++) {
+				double l = log(base) + common + m->iid * ti_stats_rng_normal(&r);
+				if (m->out_p > 0 && ti_stats_rng_uniform(&r) < m->out_p)
+					l += m->out_lo + (m->out_hi - m->out_lo) * ti_stats_rng_uniform(&r);
+				if (m->bi_p > 0 && ti_stats_rng_uniform(&r) < m->bi_p)
+					l += m->bi_shift;
+				if (side)
+					l += effect;
+				double v = exp(l);
+				if (m->short_runs)
+					v = round(v * 1e4) / 1e4;
+				(side ? s->b : s->a)[k * s->ns + i] = v;
+			}
+		}
+	}
+}
+
+enum { V_UNCHANGED, V_REGRESSED, V_IMPROVED, V_UNDECIDED };
+
+/* ---- the timeit rules, through the library ------------------------------ */
+
+static void build_set(struct ti_ab_set *set, const double *v, size_t nb, size_t ns,
+		      const size_t *count)
+{
+	memset(set, 0, sizeof *set);
+	set->b = xmalloc(nb * sizeof *set->b);
+	set->n = set->cap = nb;
+	for (size_t k = 0; k < nb; k++) {
+		struct ti_ab_bench *b = &set->b[k];
+		size_t n = count ? count[k] : ns;
+		memset(b, 0, sizeof *b);
+		b->name = xmalloc(32);
+		snprintf(b->name, 32, "b%03zu", k);
+		b->s = xmalloc(n * sizeof *b->s);
+		b->n = b->cap = b->ok = n;
+		for (size_t i = 0; i < n; i++) {
+			b->s[i] = (struct ti_ab_sample){ .value = v[k * ns + i], .insn = NAN,
+							 .vg_insn = NAN, .round = TI_AB_ROUND(1, i + 1) };
+		}
+	}
+}
+
+static int verdict_of(enum ti_ab_verdict v)
+{
+	switch (v) {
+	case TI_AB_REGRESSED: return V_REGRESSED;
+	case TI_AB_IMPROVED: return V_IMPROVED;
+	case TI_AB_UNCHANGED: return V_UNCHANGED;
+	default: return V_UNDECIDED;
+	}
+}
+
+/* The verdicts of configuration C on suite S (COUNT: rounds per
+ * benchmark, NULL: all); DECIDABLE gets whether more samples could
+ * decide, when not NULL. */
+static void run_library(const struct ti_ab_config *c, const struct suite *s, const size_t *count,
+			int *out, bool *decidable)
+{
+	struct ti_ab_set a, b;
+	struct ti_ab_result r;
+
+	build_set(&a, s->a, s->nb, s->ns, count);
+	build_set(&b, s->b, s->nb, s->ns, count);
+	if (ti_ab_verdict_run(c, &a, &b, NULL, NULL, &r) < 0) {
+		fprintf(stderr, "ab-sim: %s\n", strerror(ENOMEM));
+		exit(2);
+	}
+	for (size_t k = 0; k < s->nb; k++) {
+		out[k] = verdict_of(r.rows[k].v);
+		if (decidable)
+			decidable[k] = r.rows[k].decidable;
+	}
+	ti_ab_result_free(&r);
+	ti_ab_set_free(&a);
+	ti_ab_set_free(&b);
+}
+
+/* ---- the real binary ------------------------------------------------------ */
+
+static const char *compare_bin;
+static char tmpdir[64];
+
+/* Side V of S as an LNT report (format 2: a list of samples per test,
+ * in round order, which timeit-compare pairs by position). */
+static void write_lnt(const char *path, const double *v, const struct suite *s)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	fprintf(f, "{\"format_version\": \"2\", \"machine\": {\"name\": \"ab-sim\"}, "
+		   "\"run\": {\"start_time\": \"2026-12-01 00:00:00\"}, \"tests\": [\n");
+	for (size_t k = 0; k < s->nb; k++) {
+		fprintf(f, "%s{\"name\": \"b%03zu\", \"execution_time\": [", k ? ",\n" : "", k);
+		for (size_t i = 0; i < s->ns; i++)
+			fprintf(f, "%s%.17g", i ? ", " : "", v[k * s->ns + i]);
+		fprintf(f, "]}");
+	}
+	fprintf(f, "\n]}\n");
+	if (fclose(f) != 0) {
+		perror(path);
+		exit(2);
+	}
+}
+
+static void run_binary(const struct suite *s, int *out)
+{
+	char pa[128], pb[128], cmd[512], line[4096];
+	FILE *p;
+	size_t k = 0;
+
+	snprintf(pa, sizeof pa, "%s/a.json", tmpdir);
+	snprintf(pb, sizeof pb, "%s/b.json", tmpdir);
+	write_lnt(pa, s->a, s);
+	write_lnt(pb, s->b, s);
+	snprintf(cmd, sizeof cmd, "'%s' --format csv '%s' '%s'", compare_bin, pa, pb);
+	if (!(p = popen(cmd, "r"))) {
+		perror("popen");
+		exit(2);
+	}
+	/* benchmark,n_a,n_b,paired,...,verdict (field 14),... */
+	while (fgets(line, sizeof line, p)) {
+		char *f = line;
+		if (strncmp(line, "benchmark,", 10) == 0)
+			continue;
+		for (int i = 1; i < 14 && f; i++)
+			f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL;
+		if (!f || k >= s->nb)
+			continue;
+		out[k++] = strncmp(f, "regressed", 9) == 0 ? V_REGRESSED
+			   : strncmp(f, "improved", 8) == 0 ? V_IMPROVED
+			   : strncmp(f, "unchanged", 9) == 0 ? V_UNCHANGED : V_UNDECIDED;
+	}
+	int st = pclose(p);
+	if (k != s->nb || !WIFEXITED(st) || WEXITSTATUS(st) > 1) {
+		fprintf(stderr, "ab-sim: %s: %zu rows, status %d\n", compare_bin, k, st);
+		exit(2);
+	}
+}
+
+/* ---- the anchors' rules, computed here ------------------------------------ */
+
+static double vmin(const double *x, size_t n)
+{
+	double m = x[0];
+	for (size_t i = 1; i < n; i++)
+		m = fmin(m, x[i]);
+	return m;
+}
+
+static double mean(const double *x, size_t n)
+{
+	double s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	return s / (double)n;
+}
+
+static double sd(const double *x, size_t n)
+{
+	double m = mean(x, n), ss = 0;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	return n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+}
+
+static int direction(double delta)
+{
+	return delta > 0 ? V_REGRESSED : V_IMPROVED;
+}
+
+/* llvm-test-suite utils/compare.py: samples merged by their minimum,
+ * diff = new/old - 1, no test; read as "changed" at |diff| >= 1 %. */
+static int rule_comparepy(const double *a, const double *b, size_t n)
+{
+	double d = vmin(b, n) / vmin(a, n) - 1;
+	return fabs(d) >= 0.01 ? direction(d) : V_UNCHANGED;
+}
+
+/* LNT (lnt/server/reporting/analysis.py, get_value_status): current =
+ * min(B), previous = the A sample closest to it; changes under 1 % or
+ * 0.01 s are ignored, and under 2 x 0.0001 x 2.576 s; with >= 4 samples a
+ * side a Mann-Whitney U at 0.05 must reject; then |delta| > 2.576 sd(B). */
+static int rule_lnt(const double *a, const double *b, size_t n)
+{
+	double cur = vmin(b, n), prev = a[0];
+	for (size_t i = 1; i < n; i++)
+		if (fabs(cur - a[i]) <= fabs(cur - prev))
+			prev = a[i];
+	double delta = cur - prev, pct = prev ? delta / prev : 0;
+	if (fabs(pct) < 0.01 || fabs(delta) < 0.01 || fabs(delta) <= 2 * 0.0001 * 2.576)
+		return V_UNCHANGED;
+	if (n >= 4) {
+		struct ti_stats_mw mw;
+		ti_stats_mann_whitney(b, n, a, n, &mw);
+		if (mw.p >= 0.05)
+			return V_UNCHANGED;
+	}
+	if (n > 1)
+		return fabs(delta) > sd(b, n) * 2.576 ? direction(delta) : V_UNCHANGED;
+	return direction(delta);
+}
+
+/* Google Benchmark tools/compare.py: a two-sided Mann-Whitney U at 0.05
+ * on the raw times, no gate, no adjustment. */
+static int rule_gbench(const double *a, const double *b, size_t n)
+{
+	struct ti_stats_mw mw;
+	ti_stats_mann_whitney(a, n, b, n, &mw);
+	return mw.p < 0.05 ? direction(ti_stats_median(b, n) - ti_stats_median(a, n)) : V_UNCHANGED;
+}
+
+/* hyperfine scripts/welch_ttest.py: Welch's t-test at 0.05. */
+static int rule_hyperfine(const double *a, const double *b, size_t n)
+{
+	double ma = mean(a, n), mb = mean(b, n), va = sd(a, n), vb = sd(b, n);
+	double sa = va * va / (double)n, sb = vb * vb / (double)n;
+	if (sa + sb == 0)
+		return ma == mb ? V_UNCHANGED : direction(mb - ma);
+	double t = (mb - ma) / sqrt(sa + sb);
+	double df = (sa + sb) * (sa + sb) / (sa * sa / (double)(n - 1) + sb * sb / (double)(n - 1));
+	double p = 2 * ti_stats_t_cdf(-fabs(t), df);
+	return p < 0.05 ? direction(mb - ma) : V_UNCHANGED;
+}
+
+/* timeit-compare before 0.2: unpaired exact Mann-Whitney with Holm, the
+ * gate on the median ratio, "unchanged" whenever not significant
+ * (undecided, then "noisy", only when the change is beyond the gate). */
+static void rule_old(const struct suite *s, int *out)
+{
+	double p[NBENCH * 4], adj[NBENCH * 4], ch[NBENCH * 4];
+	double *x = xmalloc(s->ns * sizeof *x), *y = xmalloc(s->ns * sizeof *y);
+
+	for (size_t k = 0; k < s->nb; k++) {
+		struct ti_stats_mw mw;
+		for (size_t i = 0; i < s->ns; i++) {
+			x[i] = log(s->a[k * s->ns + i]);
+			y[i] = log(s->b[k * s->ns + i]);
+		}
+		ti_stats_mann_whitney(x, s->ns, y, s->ns, &mw);
+		p[k] = mw.p;
+		ch[k] = ti_stats_median(s->b + k * s->ns, s->ns) / ti_stats_median(s->a + k * s->ns, s->ns) - 1;
+	}
+	ti_stats_adjust(p, s->nb, TI_STATS_ADJUST_HOLM, adj);
+	for (size_t k = 0; k < s->nb; k++) {
+		bool beyond = !(fabs(ch[k]) < 0.01) && ch[k] != 0, sig = adj[k] < 0.05;
+		out[k] = sig && beyond ? direction(ch[k]) : beyond ? V_UNDECIDED : V_UNCHANGED;
+	}
+	free(x);
+	free(y);
+}
+
+/* ---- the rules table -------------------------------------------------------- */
+
+enum kind { K_BINARY, K_LIBRARY, K_OLD, K_COMPAREPY, K_LNT, K_GBENCH, K_HYPERFINE };
+
+struct rule {
+	const char *name;
+	enum kind kind;
+	enum ti_ab_paired_test test;
+	enum ti_stats_adjust adjust;
+	enum ti_ab_pairing pairing;
+};
+
+static const struct rule rules[] = {
+	{ "**timeit-compare 0.2** (default: pairs if the rounds move together; signed rank "
+	  "or Mann-Whitney; BH; equivalence)", K_BINARY, TI_AB_SIGNED_RANK, TI_STATS_ADJUST_BH,
+	  TI_AB_PAIR_AUTO },
+	{ "  always paired, signed rank (--paired)", K_LIBRARY, TI_AB_SIGNED_RANK,
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_ALWAYS },
+	{ "  always paired, sign test", K_LIBRARY, TI_AB_SIGN, TI_STATS_ADJUST_BH,
+	  TI_AB_PAIR_ALWAYS },
+	{ "  always paired, t on log-ratios", K_LIBRARY, TI_AB_PAIRED_T, TI_STATS_ADJUST_BH,
+	  TI_AB_PAIR_ALWAYS },
+	{ "  always paired, 20 % trimmed t (Yuen)", K_LIBRARY, TI_AB_TRIMMED_T,
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_ALWAYS },
+	{ "  always paired, signed rank + Mann-Whitney by Simes", K_LIBRARY, TI_AB_SIMES,
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_ALWAYS },
+	{ "  never paired, Mann-Whitney (--unpaired)", K_LIBRARY, TI_AB_SIGNED_RANK,
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_NEVER },
+	{ "  default with Holm instead of BH (--holm)", K_LIBRARY, TI_AB_SIGNED_RANK,
+	  TI_STATS_ADJUST_HOLM, TI_AB_PAIR_AUTO },
+	{ "  default without adjustment (--no-adjust)", K_LIBRARY, TI_AB_SIGNED_RANK,
+	  TI_STATS_ADJUST_NONE, TI_AB_PAIR_AUTO },
+	{ "timeit-compare 0.1 (unpaired MWU, Holm, no equivalence)", K_OLD, 0, 0, 0 },
+	{ "LLVM compare.py (min, no test, read as changed at \\|d\\| >= 1 %)", K_COMPAREPY, 0,
+	  0, 0 },
+	{ "LNT (min, MWU, 2.576 sd)", K_LNT, 0, 0, 0 },
+	{ "Google Benchmark (U test, p < 0.05)", K_GBENCH, 0, 0, 0 },
+	{ "hyperfine (Welch t, p < 0.05)", K_HYPERFINE, 0, 0, 0 },
+};
+#define NRULES (sizeof rules / sizeof rules[0])
+
+static void verdicts(const struct rule *r, const struct suite *s, int *out)
+{
+	struct ti_ab_config c;
+
+	switch (r->kind) {
+	case K_BINARY:
+		run_binary(s, out);
+		return;
+	case K_LIBRARY:
+		ti_ab_config_init(&c);
+		c.paired_test = r->test;
+		c.adjust = r->adjust;
+		c.pairing = r->pairing;
+		run_library(&c, s, NULL, out, NULL);
+		return;
+	case K_OLD:
+		rule_old(s, out);
+		return;
+	default:
+		break;
+	}
+	for (size_t k = 0; k < s->nb; k++) {
+		const double *a = s->a + k * s->ns, *b = s->b + k * s->ns;
+		out[k] = r->kind == K_COMPAREPY ? rule_comparepy(a, b, s->ns)
+			 : r->kind == K_LNT ? rule_lnt(a, b, s->ns)
+			 : r->kind == K_GBENCH ? rule_gbench(a, b, s->ns)
+			 : rule_hyperfine(a, b, s->ns);
+	}
+}
+
+struct tally {
+	size_t suites_aa, suites_aa_fp;		/* A/A suites, with a false verdict */
+	size_t aa_bench, aa_undecided;
+	size_t shifted[NSHIFTS], detected[NSHIFTS], unchanged[NSHIFTS];
+	size_t others, other_fp;		/* unshifted benchmarks of shifted suites */
+};
+
+static uint64_t seed_of(size_t model, size_t shift, size_t suite)
+{
+	return 0x5eed0000u + model * 1000003u + shift * 10007u + suite;
+}
+
+static void table_rules(size_t nsuites, size_t ns)
+{
+	struct suite s = { NBENCH, ns, NULL, NULL, NULL };
+	int *v = xmalloc(NBENCH * sizeof *v);
+	size_t disagree = 0;
+
+	s.a = xmalloc(NBENCH * ns * sizeof *s.a);
+	s.b = xmalloc(NBENCH * ns * sizeof *s.b);
+	s.shifted = xmalloc(NBENCH * sizeof *s.shifted);
+	printf("## A/B rules under noise models: %zu suites of %d benchmarks, %zu rounds a side\n\n",
+	       nsuites, NBENCH, ns);
+	printf("A/A: share of %zu A/A suites with any improved/regressed verdict (should be <= 5 %%).  "
+	       "Power: share of the %d shifted benchmarks (of %d) called regressed.  "
+	       "False unchanged: shifted +3 %% benchmarks called unchanged.  "
+	       "Undecided: share of A/A benchmarks left undecided.\n\n", AA_FACTOR * nsuites,
+	       NSHIFTED, NBENCH);
+	for (size_t mi = 0; mi < NMODELS; mi++) {
+		const struct model *m = &models[mi];
+		printf("### %s: %s\n\n", m->name, m->what);
+		printf("| rule | A/A suites FP | power +1 %% | +3 %% | +5 %% | +10 %% | "
+		       "false unchanged +3 %% | undecided A/A |\n");
+		printf("|:---|---:|---:|---:|---:|---:|---:|---:|\n");
+		for (size_t ri = 0; ri < NRULES; ri++) {
+			struct tally t = { 0 };
+			int *ref = xmalloc(NBENCH * sizeof *ref);
+			for (size_t si = 0; si < NSHIFTS; si++) {
+				for (size_t k = 0; k < (si ? nsuites : AA_FACTOR * nsuites); k++) {
+					generate(&s, m, shifts[si], seed_of(mi, si, k));
+					verdicts(&rules[ri], &s, v);
+					/* The binary and the library must agree. */
+					if (rules[ri].kind == K_BINARY && k == 0) {
+						struct rule lib = rules[ri];
+						lib.kind = K_LIBRARY;
+						verdicts(&lib, &s, ref);
+						for (size_t b = 0; b < NBENCH; b++)
+							disagree += ref[b] != v[b];
+					}
+					bool fp = false;
+					for (size_t b = 0; b < NBENCH; b++) {
+						bool called = v[b] == V_REGRESSED || v[b] == V_IMPROVED;
+						if (si == 0) {
+							fp |= called;
+							t.aa_bench++;
+							t.aa_undecided += v[b] == V_UNDECIDED;
+						} else if (s.shifted[b]) {
+							t.shifted[si]++;
+							t.detected[si] += v[b] == V_REGRESSED;
+							t.unchanged[si] += v[b] == V_UNCHANGED;
+						}
+					}
+					if (si == 0) {
+						t.suites_aa++;
+						t.suites_aa_fp += fp;
+					}
+				}
+			}
+			free(ref);
+			printf("| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.1f |\n",
+			       rules[ri].name, 100.0 * (double)t.suites_aa_fp / (double)t.suites_aa,
+			       100.0 * (double)t.detected[1] / (double)t.shifted[1],
+			       100.0 * (double)t.detected[2] / (double)t.shifted[2],
+			       100.0 * (double)t.detected[3] / (double)t.shifted[3],
+			       100.0 * (double)t.detected[4] / (double)t.shifted[4],
+			       100.0 * (double)t.unchanged[2] / (double)t.shifted[2],
+			       100.0 * (double)t.aa_undecided / (double)t.aa_bench);
+			fflush(stdout);
+		}
+		printf("\n");
+	}
+	if (disagree)
+		printf("WARNING: the binary and the library disagreed on %zu verdicts\n\n", disagree);
+	free(v);
+	free(s.a);
+	free(s.b);
+	free(s.shifted);
+}
+
+/* ---- the geometric mean's interval ---------------------------------------- */
+
+/* Coverage of the geometric mean's interval (t over the benchmarks, or a
+ * bootstrap of their mean) of the population's mean change, for suites of
+ * K benchmarks whose true changes vary, each measured with the noise of
+ * 10 paired rounds at CV 2 %. */
+static void table_geomean(size_t reps)
+{
+	static const size_t ks[] = { 2, 3, 5, 10, 30, 100, 500 };
+	static const char *const dist[] = { "normal (mean +1 %, sd 3 %)",
+					    "skewed (80 % none, 20 % +5 % sd 2 %)" };
+	struct ti_stats_rng r;
+
+	printf("## The geometric mean's 95 %% interval: coverage of the mean change\n\n");
+	printf("| changes | benchmarks | t | bootstrap |\n|:---|---:|---:|---:|\n");
+	for (int di = 0; di < 2; di++) {
+		double mu = di == 0 ? log1p(0.01) : 0.2 * log1p(0.05);
+		for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
+			size_t k = ks[ki], cov_t = 0, cov_b = 0, nrep = k >= 100 ? reps / 4 : reps;
+			double *l = xmalloc(k * sizeof *l);
+			ti_stats_rng_seed(&r, 77 + ki + 100 * (size_t)di);
+			for (size_t rep = 0; rep < nrep; rep++) {
+				double sum = 0, ss = 0, lo, hi;
+				for (size_t i = 0; i < k; i++) {
+					double truth = di == 0 ? mu + 0.03 * ti_stats_rng_normal(&r)
+						       : ti_stats_rng_uniform(&r) < 0.2
+							 ? log1p(0.05) + 0.02 * ti_stats_rng_normal(&r) : 0;
+					/* 10 pairs at CV 2 %: the estimate's sd is about 0.9 %. */
+					l[i] = truth + 0.02 * sqrt(2.0 / 10) * ti_stats_rng_normal(&r);
+					sum += l[i];
+				}
+				double m = sum / (double)k;
+				for (size_t i = 0; i < k; i++)
+					ss += (l[i] - m) * (l[i] - m);
+				double se = sqrt(ss / (double)(k - 1) / (double)k);
+				double q = ti_stats_t_quantile(0.975, (double)(k - 1));
+				cov_t += m - q * se <= mu && mu <= m + q * se;
+				ti_stats_bootstrap_mean(l, k, 2000, 0.95, rep + 1, &lo, &hi);
+				cov_b += lo <= mu && mu <= hi;
+			}
+			printf("| %s | %zu | %.1f %% | %.1f %% |\n", dist[di], k,
+			       100.0 * (double)cov_t / (double)nrep, 100.0 * (double)cov_b / (double)nrep);
+			free(l);
+		}
+	}
+	printf("\n");
+}
+
+/* ---- sequential sampling --------------------------------------------------- */
+
+/* The adaptive rule of make ab SAMPLES=auto and timeit-ab: MIN rounds,
+ * then STEP more for the benchmarks still undecided (and decidable), up to
+ * MAX; every look analyses all samples so far with --looks L, L the most
+ * looks the rule can make. */
+static void table_sequential(size_t nsuites, size_t min, size_t step, size_t max)
+{
+	size_t looks = 1 + (max - min + step - 1) / step;
+	struct suite s = { NBENCH, max, NULL, NULL, NULL };
+	int *v = xmalloc(NBENCH * sizeof *v);
+	bool *more = xmalloc(NBENCH * sizeof *more);
+	size_t *count = xmalloc(NBENCH * sizeof *count);
+
+	s.a = xmalloc(NBENCH * max * sizeof *s.a);
+	s.b = xmalloc(NBENCH * max * sizeof *s.b);
+	s.shifted = xmalloc(NBENCH * sizeof *s.shifted);
+	printf("## Sequential sampling: %zu rounds, then %zu more for the undecided, up to %zu "
+	       "(%zu looks, alpha / %zu each)\n\n", min, step, max, looks, looks);
+	printf("| noise | A/A suites FP | power +3 %% | +5 %% | false unchanged +3 %% | "
+	       "undecided A/A | rounds per benchmark (A/A, +3 %%) | fixed %zu rounds: power +3 %% |\n",
+	       max);
+	printf("|:---|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (size_t mi = 0; mi < NMODELS; mi++) {
+		const struct model *m = &models[mi];
+		size_t fp = 0, det3 = 0, det5 = 0, sh3 = 0, sh5 = 0, un3 = 0, und = 0, aa = 0;
+		double rounds_aa = 0, rounds_3 = 0, fixed3 = 0;
+		for (size_t si = 0; si < NSHIFTS; si++) {
+			if (si != 0 && si != 2 && si != 3)
+				continue;
+			for (size_t k = 0; k < (si ? nsuites : AA_FACTOR * nsuites); k++) {
+				struct ti_ab_config c;
+				generate(&s, m, shifts[si], seed_of(mi, si, k));
+				ti_ab_config_init(&c);
+				c.looks = (unsigned)looks;
+				for (size_t b = 0; b < NBENCH; b++)
+					count[b] = min;
+				for (;;) {
+					size_t left = 0;
+					run_library(&c, &s, count, v, more);
+					for (size_t b = 0; b < NBENCH; b++) {
+						if (v[b] == V_UNDECIDED && more[b] && count[b] < max) {
+							count[b] = count[b] + step > max ? max : count[b] + step;
+							left++;
+						}
+					}
+					if (!left)
+						break;
+				}
+				bool any = false;
+				for (size_t b = 0; b < NBENCH; b++) {
+					bool called = v[b] == V_REGRESSED || v[b] == V_IMPROVED;
+					if (si == 0) {
+						any |= called;
+						aa++;
+						und += v[b] == V_UNDECIDED;
+						rounds_aa += (double)count[b];
+					} else if (s.shifted[b] && si == 2) {
+						sh3++;
+						det3 += v[b] == V_REGRESSED;
+						un3 += v[b] == V_UNCHANGED;
+						rounds_3 += (double)count[b];
+					} else if (s.shifted[b]) {
+						sh5++;
+						det5 += v[b] == V_REGRESSED;
+					}
+				}
+				fp += si == 0 && any;
+				if (si == 2) {
+					/* The same data, all MAX rounds, one look. */
+					ti_ab_config_init(&c);
+					run_library(&c, &s, NULL, v, NULL);
+					for (size_t b = 0; b < NBENCH; b++)
+						fixed3 += s.shifted[b] && v[b] == V_REGRESSED;
+				}
+			}
+		}
+		printf("| %s | %.1f | %.1f | %.1f | %.2f | %.1f | %.1f, %.1f | %.1f |\n", m->name,
+		       100.0 * (double)fp / (double)(AA_FACTOR * nsuites),
+		       100.0 * (double)det3 / (double)sh3,
+		       100.0 * (double)det5 / (double)sh5, 100.0 * (double)un3 / (double)sh3,
+		       100.0 * (double)und / (double)aa, rounds_aa / (double)aa, rounds_3 / (double)sh3,
+		       100.0 * fixed3 / (double)sh3);
+		fflush(stdout);
+	}
+	printf("\n");
+	free(v);
+	free(more);
+	free(count);
+	free(s.a);
+	free(s.b);
+	free(s.shifted);
+}
+
+static size_t number(const char *opt, const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+	if (*end || !v) {
+		fprintf(stderr, "ab-sim: %s: bad number '%s'\n", opt, s);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	size_t suites = 100, samples = 10;
+	const char *table = "all";
+	size_t smin = 5, sstep = 5, smax = 30;
+
+	compare_bin = getenv("TIMEIT_COMPARE") ? getenv("TIMEIT_COMPARE") : "timeit-compare";
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--suites") == 0 && i + 1 < argc)
+			suites = number(argv[i], argv[i + 1]), i++;
+		else if (strcmp(argv[i], "--samples") == 0 && i + 1 < argc)
+			samples = number(argv[i], argv[i + 1]), i++;
+		else if (strcmp(argv[i], "--compare") == 0 && i + 1 < argc)
+			compare_bin = argv[++i];
+		else if (strcmp(argv[i], "--table") == 0 && i + 1 < argc)
+			table = argv[++i];
+		else if (strcmp(argv[i], "--sequential") == 0 && i + 3 < argc) {
+			smin = number(argv[i], argv[i + 1]);
+			sstep = number(argv[i], argv[i + 2]);
+			smax = number(argv[i], argv[i + 3]);
+			i += 3;
+		} else if (strcmp(argv[i], "--quick") == 0)
+			suites = 20;
+		else {
+			fprintf(stderr, "usage: ab-sim [--suites N] [--samples N] [--compare PATH] "
+					"[--quick] [--table rules|geomean|sequential|all] "
+					"[--sequential MIN STEP MAX]\n");
+			return 2;
+		}
+	}
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/ab-sim.XXXXXX");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 2;
+	}
+	if (strcmp(table, "rules") == 0 || strcmp(table, "all") == 0)
+		table_rules(suites, samples);
+	if (strcmp(table, "geomean") == 0 || strcmp(table, "all") == 0)
+		table_geomean(suites * 20);
+	if (strcmp(table, "sequential") == 0 || strcmp(table, "all") == 0)
+		table_sequential(suites, smin, sstep, smax);
+	char path[128];
+	snprintf(path, sizeof path, "%s/a.json", tmpdir);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/b.json", tmpdir);
+	unlink(path);
+	rmdir(tmpdir);
+	return 0;
+}
