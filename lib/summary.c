@@ -65,6 +65,15 @@ static bool valgrind_misses(const struct ti_summary *s, int arg, uint64_t *v)
 	return true;
 }
 
+static bool valgrind_mispredicts(const struct ti_summary *s, int arg, uint64_t *v)
+{
+	(void)arg;
+	if (!s->vg || s->vg->rc != TI_VGCOUNT_OK || !s->vg->cache_sim)
+		return false;
+	*v = ti_vgcount_mispredicts(&s->vg->totals);
+	return true;
+}
+
 static bool valgrind_est_cycles(const struct ti_summary *s, int arg, uint64_t *v)
 {
 	(void)arg;
@@ -86,12 +95,13 @@ static bool valgrind_cache(const struct ti_summary *s, int arg, uint64_t *v)
 	return true;
 }
 
-/* The weights of est-cycles: ARG 0 per L1 miss, 1 per last-level miss. */
+/* The weights of est-cycles: ARG 0 per L1 miss, 1 per last-level miss, 2
+ * per mispredicted branch. */
 static bool valgrind_weight(const struct ti_summary *s, int arg, uint64_t *v)
 {
 	if (!s->vg || s->vg->rc != TI_VGCOUNT_OK || !s->vg->cache_sim)
 		return false;
-	*v = arg == 0 ? s->vg->weights.l1 : s->vg->weights.ll;
+	*v = arg == 0 ? s->vg->weights.l1 : arg == 1 ? s->vg->weights.ll : s->vg->weights.mispredict;
 	return true;
 }
 
@@ -101,6 +111,7 @@ static const struct tail_line tail[] = {
 	{ TI_KEY_VALGRIND_I1_MISSES, true, valgrind_misses, TI_VG_I1 },
 	{ TI_KEY_VALGRIND_D1_MISSES, true, valgrind_misses, TI_VG_D1 },
 	{ TI_KEY_VALGRIND_LL_MISSES, true, valgrind_misses, TI_VG_LL },
+	{ TI_KEY_VALGRIND_MISPREDICTS, true, valgrind_mispredicts, 0 },
 	{ TI_KEY_VALGRIND_EST_CYCLES, true, valgrind_est_cycles, 0 },
 	{ TI_KEY_VALGRIND_I1_SIZE, false, valgrind_cache, TI_VG_I1 * 3 + 0 },
 	{ TI_KEY_VALGRIND_I1_ASSOC, false, valgrind_cache, TI_VG_I1 * 3 + 1 },
@@ -113,6 +124,7 @@ static const struct tail_line tail[] = {
 	{ TI_KEY_VALGRIND_LL_LINE, false, valgrind_cache, TI_VG_LL * 3 + 2 },
 	{ TI_KEY_VALGRIND_WEIGHT_L1, false, valgrind_weight, 0 },
 	{ TI_KEY_VALGRIND_WEIGHT_LL, false, valgrind_weight, 1 },
+	{ TI_KEY_VALGRIND_WEIGHT_MISPREDICT, false, valgrind_weight, 2 },
 };
 
 static void format_tail(struct ti_buf *b, const struct ti_summary *s, bool report)

@@ -26,12 +26,14 @@
 /* --count-instructions=valgrind-cache (timeit(1), CACHE SIMULATION): the
  * misses as cachegrind's summary counts them (I1: instruction fetches,
  * D1: data reads and writes, LL: instruction and data misses of the last
- * level), the estimated cycles, then what they depend on: the geometry
- * simulated (bytes, ways, line bytes of each cache) and the weights.
- * Values of two runs compare only when all of the latter are equal. */
+ * level), the mispredicted branches (conditional and indirect), the
+ * estimated cycles, then what they depend on: the geometry simulated
+ * (bytes, ways, line bytes of each cache) and the weights.  Values of two
+ * runs compare only when all of the latter are equal. */
 #define TI_KEY_VALGRIND_I1_MISSES "valgrind-i1-misses"
 #define TI_KEY_VALGRIND_D1_MISSES "valgrind-d1-misses"
 #define TI_KEY_VALGRIND_LL_MISSES "valgrind-ll-misses"
+#define TI_KEY_VALGRIND_MISPREDICTS "valgrind-mispredicts"
 #define TI_KEY_VALGRIND_EST_CYCLES "valgrind-est-cycles"
 #define TI_KEY_VALGRIND_I1_SIZE "valgrind-i1-size"
 #define TI_KEY_VALGRIND_I1_ASSOC "valgrind-i1-assoc"
@@ -44,6 +46,7 @@
 #define TI_KEY_VALGRIND_LL_LINE "valgrind-ll-line"
 #define TI_KEY_VALGRIND_WEIGHT_L1 "valgrind-weight-l1"
 #define TI_KEY_VALGRIND_WEIGHT_LL "valgrind-weight-ll"
+#define TI_KEY_VALGRIND_WEIGHT_MISPREDICT "valgrind-weight-mispredict"
 /* Event keys: the event's name, escaped with TI_KEY_EVENT_ESCAPE when it
  * would start like a reserved key; a multiplexed one gets a second line,
  * KEY TI_KEY_RUNNING_SUFFIX.  With --repeat every metric M (real, user,

@@ -246,6 +246,11 @@ uint64_t ti_vgcount_misses(const struct ti_vgcount_totals *t, enum ti_vgcount_le
 	return 0;
 }
 
+uint64_t ti_vgcount_mispredicts(const struct ti_vgcount_totals *t)
+{
+	return t->ev[TI_VG_BCM] + t->ev[TI_VG_BIM];
+}
+
 /* *ACC += A * B, or false when that does not fit. */
 static bool add_product(uint64_t *acc, uint64_t a, uint64_t b)
 {
@@ -258,20 +263,25 @@ static bool add_product(uint64_t *acc, uint64_t a, uint64_t b)
 }
 
 /* Why this cost: cachegrind counts events, not time.  An instruction is
- * charged one cycle, each miss its latency beyond that, so that code whose
- * instruction count is the same but whose memory behaviour differs (loop
- * order, data layout) costs differently.  A miss in the last level is also
- * a miss in L1 (cachegrind looks at LL only after an L1 miss), so it costs
- * l1 + ll.  The default weights are the Valgrind manual's (vgcount.h). */
+ * charged one cycle, each miss and each mispredicted branch its latency
+ * beyond that, so that code whose instruction count is the same but whose
+ * memory behaviour differs (loop order, data layout) costs differently,
+ * and so does code that trades branches for instructions.  A miss in the
+ * last level is also a miss in L1 (cachegrind looks at LL only after an L1
+ * miss), so it costs l1 + ll.  The default weights are the Valgrind
+ * manual's (vgcount.h). */
 int ti_vgcount_est_cycles(const struct ti_vgcount_totals *t, const struct ti_vgcount_weights *w,
 			  uint64_t *out)
 {
-	uint64_t c = t->ev[TI_VG_IR], l1 = 0, ll = 0;
+	uint64_t c = t->ev[TI_VG_IR], l1 = 0, ll = 0, bm = 0;
 
 	if (!add_product(&l1, 1, ti_vgcount_misses(t, TI_VG_I1)) ||
 	    !add_product(&l1, 1, ti_vgcount_misses(t, TI_VG_D1)) ||
-	    !add_product(&ll, 1, ti_vgcount_misses(t, TI_VG_LL)) ||
-	    !add_product(&c, w->l1, l1) || !add_product(&c, w->ll, ll))
+	    !add_product(&ll, 1, t->ev[TI_VG_ILMR]) || !add_product(&ll, 1, t->ev[TI_VG_DLMR]) ||
+	    !add_product(&ll, 1, t->ev[TI_VG_DLMW]) ||
+	    !add_product(&bm, 1, t->ev[TI_VG_BCM]) || !add_product(&bm, 1, t->ev[TI_VG_BIM]) ||
+	    !add_product(&c, w->l1, l1) || !add_product(&c, w->ll, ll) ||
+	    !add_product(&c, w->mispredict, bm))
 		return -ERANGE;
 	*out = c;
 	return 0;
@@ -326,11 +336,15 @@ const char *ti_vgcount_weights_parse(const char *s, struct ti_vgcount_weights *w
 	const char *p = s;
 	struct ti_vgcount_weights x;
 
-	if (!list_u64(&p, &x.l1, false) || !list_u64(&p, &x.ll, true))
-		return "expected L1,LL (cycles per L1 miss, per last-level miss)";
+	x.mispredict = w->mispredict;
+	if (!list_u64(&p, &x.l1, false) ||
+	    !(list_u64(&p, &x.ll, true) ||
+	      (list_u64(&p, &x.ll, false) && list_u64(&p, &x.mispredict, true))))
+		return "expected L1,LL[,MISPREDICT] (cycles per L1 miss, per last-level miss, "
+		       "per mispredicted branch)";
 	/* Beyond 2^32 - 1 cycles a weight is surely a typo (an overflow of
 	 * the cost is still checked). */
-	if (x.l1 > UINT32_MAX || x.ll > UINT32_MAX)
+	if (x.l1 > UINT32_MAX || x.ll > UINT32_MAX || x.mispredict > UINT32_MAX)
 		return "a weight is too large (at most 4294967295)";
 	*w = x;
 	return NULL;
@@ -514,13 +528,14 @@ static int collect(const char *dir, long top, struct ti_vgcount_result *res)
 	return rc;
 }
 
-/* With the cache simulation: every miss event and every cache's geometry
- * in the totals, and the estimated cycles from them. */
+/* With the cache and branch simulations: every miss event, every branch
+ * event and every cache's geometry in the totals, and the estimated cycles
+ * from them. */
 static int cache_counts(struct ti_vgcount_result *res)
 {
 	static const enum ti_vgcount_event need[] = {
 		TI_VG_I1MR, TI_VG_ILMR, TI_VG_DR, TI_VG_D1MR, TI_VG_DLMR,
-		TI_VG_DW, TI_VG_D1MW, TI_VG_DLMW,
+		TI_VG_DW, TI_VG_D1MW, TI_VG_DLMW, TI_VG_BC, TI_VG_BCM, TI_VG_BI, TI_VG_BIM,
 	};
 
 	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
@@ -635,7 +650,7 @@ int ti_vgcount_run(const struct ti_plan *plan, const struct ti_record *m,
 	fixed[nfixed++] = res->valgrind;
 	fixed[nfixed++] = "--tool=cachegrind";
 	fixed[nfixed++] = o->cache_sim ? "--cache-sim=yes" : "--cache-sim=no";
-	fixed[nfixed++] = "--branch-sim=no";
+	fixed[nfixed++] = o->cache_sim ? "--branch-sim=yes" : "--branch-sim=no";
 	for (int l = 0; o->cache_sim && l < TI_VG_NLEVELS; l++) {
 		if (!o->cache[l].size)
 			continue;
@@ -825,6 +840,7 @@ void ti_vgcount_json(struct ti_json *j, const char *key, const struct ti_vgcount
 			ti_json_uint(j, "i1_misses", ti_vgcount_misses(&res->totals, TI_VG_I1));
 			ti_json_uint(j, "d1_misses", ti_vgcount_misses(&res->totals, TI_VG_D1));
 			ti_json_uint(j, "ll_misses", ti_vgcount_misses(&res->totals, TI_VG_LL));
+			ti_json_uint(j, "mispredicts", ti_vgcount_mispredicts(&res->totals));
 			ti_json_uint(j, "est_cycles", res->est_cycles);
 		} else {
 			ti_json_string(j, "est_cycles", NULL);
@@ -832,6 +848,7 @@ void ti_vgcount_json(struct ti_json *j, const char *key, const struct ti_vgcount
 		ti_json_object(j, "cost_weights");
 		ti_json_uint(j, "l1", res->weights.l1);
 		ti_json_uint(j, "ll", res->weights.ll);
+		ti_json_uint(j, "mispredict", res->weights.mispredict);
 		ti_json_end(j, '}');
 		if (ok) {
 			ti_json_object(j, "events");

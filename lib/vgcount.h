@@ -60,23 +60,27 @@ struct ti_vgcount_totals {
 	struct ti_vgcount_cache cache[TI_VG_NLEVELS];	/* its "desc:" lines */
 };
 
-/* The weights of valgrind-est-cycles, in cycles: what an L1 miss and a
- * last-level miss add to the one cycle of each instruction. */
+/* The weights of valgrind-est-cycles, in cycles: what an L1 miss, a
+ * last-level miss and a mispredicted branch add to the one cycle of each
+ * instruction. */
 struct ti_vgcount_weights {
-	uint64_t l1, ll;
+	uint64_t l1, ll, mispredict;
 };
 
 /* The default weights: the latencies the Valgrind manual gives for a
  * modern machine (Cachegrind, "Overview", Valgrind 3.19): about 10 cycles
- * for an L1 miss, up to 200 for a last-level miss.  docs/BENCHMARKS.md has
- * how well the cost tracks time with them. */
+ * for an L1 miss, up to 200 for a last-level miss, 10 to 30 for a
+ * mispredicted branch (20, the middle).  docs/BENCHMARKS.md has how well
+ * the cost tracks time with them. */
 #define TI_VGCOUNT_WEIGHT_L1 10
 #define TI_VGCOUNT_WEIGHT_LL 200
+#define TI_VGCOUNT_WEIGHT_MISPREDICT 20
 
 struct ti_vgcount_opts {
 	const char *valgrind;	/* a path, or a name looked up in PATH; NULL: "valgrind" */
 	uint64_t timeout_s;	/* limit of the extra run; 0: none */
-	bool cache_sim;		/* --cache-sim=yes: misses and est-cycles too */
+	bool cache_sim;		/* --cache-sim=yes --branch-sim=yes: misses,
+				 * mispredictions and est-cycles too */
 	/* --valgrind-i1/-d1/-ll: a geometry for cachegrind instead of the
 	 * machine's (an unset level has all 0). */
 	struct ti_vgcount_cache cache[TI_VG_NLEVELS];
@@ -128,8 +132,12 @@ int ti_vgcount_parse(const char *text, struct ti_vgcount_totals *t, char *cmd, s
  * I1 (I1mr), D1 (D1mr + D1mw), LL (ILmr + DLmr + DLmw). */
 uint64_t ti_vgcount_misses(const struct ti_vgcount_totals *t, enum ti_vgcount_level l);
 
+/* The mispredicted branches of T: conditional (Bcm) and indirect (Bim). */
+uint64_t ti_vgcount_mispredicts(const struct ti_vgcount_totals *t);
+
 /* valgrind-est-cycles of T into OUT: Ir + W->l1 x (I1 + D1 misses) +
- * W->ll x LL misses.  Returns 0, or -ERANGE when it does not fit. */
+ * W->ll x LL misses + W->mispredict x mispredicts.  Returns 0, or -ERANGE
+ * when it does not fit. */
 int ti_vgcount_est_cycles(const struct ti_vgcount_totals *t, const struct ti_vgcount_weights *w,
 			  uint64_t *out);
 
@@ -137,7 +145,8 @@ int ti_vgcount_est_cycles(const struct ti_vgcount_totals *t, const struct ti_vgc
  * C.  Returns NULL, or why S is not a geometry cachegrind can simulate. */
 const char *ti_vgcount_cache_parse(const char *s, struct ti_vgcount_cache *c);
 
-/* Parse S, "L1,LL" (non-negative integers), into W.  Returns NULL or why not. */
+/* Parse S, "L1,LL[,MISPREDICT]" (non-negative integers), into W; without
+ * the third, W->mispredict is left as it was.  Returns NULL or why not. */
 const char *ti_vgcount_weights_parse(const char *s, struct ti_vgcount_weights *w);
 
 /* The name of level L as cachegrind writes it ("I1", "D1", "LL"). */

@@ -38,9 +38,10 @@ documented() {
 	fail "summary run"
 for key in $(awk '{ print $1 }' s | sed 's/^min-.*/min-/; s/^mad-.*/mad-/') \
 	tsc-ticks noise-flags valgrind-instructions valgrind-i1-misses valgrind-d1-misses \
-	valgrind-ll-misses valgrind-est-cycles valgrind-i1-size valgrind-i1-assoc \
+	valgrind-ll-misses valgrind-mispredicts valgrind-est-cycles valgrind-i1-size valgrind-i1-assoc \
 	valgrind-i1-line valgrind-d1-size valgrind-d1-assoc valgrind-d1-line valgrind-ll-size \
-	valgrind-ll-assoc valgrind-ll-line valgrind-weight-l1 valgrind-weight-ll; do
+	valgrind-ll-assoc valgrind-ll-line valgrind-weight-l1 valgrind-weight-ll \
+	valgrind-weight-mispredict; do
 	documented "$key" || fail "timeit.1 does not document the summary key $key"
 done
 

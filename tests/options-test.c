@@ -63,7 +63,8 @@ static const struct {
 	  "--valgrind-i1: expected SIZE,ASSOC,LINE (bytes, ways, bytes): '32768,8'" },
 	{ __LINE__, { "timeit", "--count-instructions=valgrind-cache", "--valgrind-cost-weights",
 		      "10", "true" }, TI_PARSE_INVALID,
-	  "--valgrind-cost-weights: expected L1,LL (cycles per L1 miss, per last-level miss): '10'" },
+	  "--valgrind-cost-weights: expected L1,LL[,MISPREDICT] (cycles per L1 miss, per last-level "
+	  "miss, per mispredicted branch): '10'" },
 };
 
 static int count(const char *const *argv)
@@ -153,10 +154,12 @@ int main(void)
 	       o.count_instructions == TI_COUNT_VALGRIND_CACHE && o.vg_cache[TI_VG_D1].size == 65536 &&
 	       o.vg_cache[TI_VG_D1].assoc == 1 && o.vg_cache[TI_VG_D1].line == 64 &&
 	       o.vg_cache[TI_VG_I1].size == 0 && o.vg_cache[TI_VG_LL].size == 0 &&
-	       o.vg_weights.l1 == 10 && o.vg_weights.ll == 200, "--valgrind-d1, default weights");
+	       o.vg_weights.l1 == 10 && o.vg_weights.ll == 200 && o.vg_weights.mispredict == 20,
+	       "--valgrind-d1, default weights");
 	char *a10[] = { "timeit", "--count-instructions=valgrind-cache", "--valgrind-cost-weights",
 			"4,30", "x", NULL };
 	TAP_OK(ti_options_parse(5, a10, &o, msg, sizeof msg) == TI_PARSE_OK &&
-	       o.vg_weights.l1 == 4 && o.vg_weights.ll == 30, "--valgrind-cost-weights 4,30");
+	       o.vg_weights.l1 == 4 && o.vg_weights.ll == 30 && o.vg_weights.mispredict == 20,
+	       "--valgrind-cost-weights 4,30 (mispredict 20 stays)");
 	return tap_done();
 }

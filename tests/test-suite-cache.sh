@@ -30,7 +30,8 @@ valgrind-instructions 1000
 valgrind-i1-misses 10
 valgrind-d1-misses 20
 valgrind-ll-misses 5
-valgrind-est-cycles 2300
+valgrind-mispredicts 7
+valgrind-est-cycles 2440
 valgrind-i1-size 32768
 valgrind-i1-assoc 8
 valgrind-i1-line 64
@@ -42,6 +43,7 @@ valgrind-ll-assoc 16
 valgrind-ll-line 64
 valgrind-weight-l1 10
 valgrind-weight-ll 200
+valgrind-weight-mispredict 20
 EOF
 fi
 exit \$st
@@ -58,21 +60,21 @@ grep -q 'tak  *pass  *2/2' table || fail "tak did not pass twice: $(cat table)"
 # report.json: the counts of both samples; the run's geometry and weights.
 j=$o/report.json
 tr -d ' \n' < "$j" > jj
-grep -q '"valgrind_instructions":\[1000,1000\],"valgrind_i1_misses":\[10,10\],"valgrind_d1_misses":\[20,20\],"valgrind_ll_misses":\[5,5\],"valgrind_est_cycles":\[2300,2300\]' jj ||
+grep -q '"valgrind_instructions":\[1000,1000\],"valgrind_i1_misses":\[10,10\],"valgrind_d1_misses":\[20,20\],"valgrind_ll_misses":\[5,5\],"valgrind_mispredicts":\[7,7\],"valgrind_est_cycles":\[2440,2440\]' jj ||
 	fail "report.json counts: $(cat "$j")"
 grep -q '"valgrind_caches": "--I1=32768,8,64 --D1=49152,12,64 --LL=8388608,16,64",' "$j" ||
 	fail "report.json geometry: $(cat "$j")"
-grep -q '"valgrind_cost_weights": "10,200"$' "$j" || fail "report.json weights: $(cat "$j")"
+grep -q '"valgrind_cost_weights": "10,200,20"$' "$j" || fail "report.json weights: $(cat "$j")"
 if command -v python3 > /dev/null 2>&1; then
 	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$j" || fail "report.json is not JSON"
 fi
 
 # report.csv: the same, one row per sample.
 c=$o/report.csv
-head -n 1 "$c" | grep -q ',code_size,valgrind_instructions,valgrind_i1_misses,valgrind_d1_misses,valgrind_ll_misses,valgrind_est_cycles,valgrind_caches,valgrind_cost_weights$' ||
+head -n 1 "$c" | grep -q ',code_size,valgrind_instructions,valgrind_i1_misses,valgrind_d1_misses,valgrind_ll_misses,valgrind_mispredicts,valgrind_est_cycles,valgrind_caches,valgrind_cost_weights$' ||
 	fail "report.csv header: $(head -n 1 "$c")"
 for i in 1 2; do
-	grep -q "^SingleSource/Benchmarks/tak,$i,pass,.*,1000,10,20,5,2300,\"--I1=32768,8,64 --D1=49152,12,64 --LL=8388608,16,64\",\"10,200\"\$" "$c" ||
+	grep -q "^SingleSource/Benchmarks/tak,$i,pass,.*,1000,10,20,5,7,2440,\"--I1=32768,8,64 --D1=49152,12,64 --LL=8388608,16,64\",\"10,200,20\"\$" "$c" ||
 		fail "report.csv row $i: $(cat "$c")"
 done
 
@@ -80,7 +82,7 @@ done
 make -s -f "$suite/Makefile" O="$tmp/plain" TIMEIT="$TIMEIT" SIZE=small SAMPLES=1 \
 	BENCHMARKS=tak > table || { cat table; fail "the plain suite failed"; }
 ! grep -q valgrind "$tmp/plain/report.json" || fail "valgrind metrics without counts"
-grep -q '^SingleSource/Benchmarks/tak,1,pass,.*,,,,,,,$' "$tmp/plain/report.csv" ||
+grep -q '^SingleSource/Benchmarks/tak,1,pass,.*,,,,,,,,$' "$tmp/plain/report.csv" ||
 	fail "plain report.csv row: $(cat "$tmp/plain/report.csv")"
 
 # make submit to nts: LNT's nts suite has no valgrind metrics, so they are

@@ -71,13 +71,13 @@ if command -v jq > /dev/null 2>&1; then
 		all(.tests[]; .name | startswith("SingleSource/"))' "$j" > /dev/null || fail "jq rejects report.json"
 fi
 
-# report.csv: header, one row per sample, eighteen columns (the last seven,
+# report.csv: header, one row per sample, nineteen columns (the last eight,
 # the valgrind counts, empty here: tests/test-suite-cache.sh fills them).
 c=$o/report.csv
-head -n 1 "$c" | grep -qx 'name,sample,status,exit,user,real,sys,compile_time,hash,maxrss,code_size,valgrind_instructions,valgrind_i1_misses,valgrind_d1_misses,valgrind_ll_misses,valgrind_est_cycles,valgrind_caches,valgrind_cost_weights' ||
+head -n 1 "$c" | grep -qx 'name,sample,status,exit,user,real,sys,compile_time,hash,maxrss,code_size,valgrind_instructions,valgrind_i1_misses,valgrind_d1_misses,valgrind_ll_misses,valgrind_mispredicts,valgrind_est_cycles,valgrind_caches,valgrind_cost_weights' ||
 	fail "CSV header"
 [ "$(wc -l < "$c")" -eq $((total + 1)) ] || fail "CSV rows"
-awk -F, 'NR > 1 && NF != 18 { exit 1 }' "$c" || fail "CSV row without 18 columns"
+awk -F, 'NR > 1 && NF != 19 { exit 1 }' "$c" || fail "CSV row without 19 columns"
 grep -q '^SingleSource/SelfTest/crash,1,fail signal 11,139,' "$c" || fail "CSV crash row"
 
 # Nothing is redone when nothing changed; a flag change rebuilds.

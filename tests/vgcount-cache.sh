@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# --count-instructions=valgrind-cache: cachegrind's cache simulation in the
-# extra run.  The miss counts, valgrind-est-cycles and the geometry they
-# come from are summary lines and JSON, identical run after run; the
-# loop-order pair (same instructions, other memory walk) differs in cost.
+# --count-instructions=valgrind-cache: cachegrind's cache and branch
+# simulations in the extra run.  The miss and mispredict counts,
+# valgrind-est-cycles and the geometry and weights they come from are
+# summary lines and JSON, identical run after run; the loop-order pair
+# (same instructions, other memory walk) differs in cost.
 . "$top_srcdir/tests/setup"
 
 command -v valgrind >/dev/null 2>&1 || skip "valgrind is not installed"
@@ -26,9 +27,9 @@ cache() {
 
 # The lines, in this order, after every other line.
 keys='valgrind-instructions valgrind-i1-misses valgrind-d1-misses valgrind-ll-misses
-valgrind-est-cycles valgrind-i1-size valgrind-i1-assoc valgrind-i1-line valgrind-d1-size
-valgrind-d1-assoc valgrind-d1-line valgrind-ll-size valgrind-ll-assoc valgrind-ll-line
-valgrind-weight-l1 valgrind-weight-ll'
+valgrind-mispredicts valgrind-est-cycles valgrind-i1-size valgrind-i1-assoc valgrind-i1-line
+valgrind-d1-size valgrind-d1-assoc valgrind-d1-line valgrind-ll-size valgrind-ll-assoc
+valgrind-ll-line valgrind-weight-l1 valgrind-weight-ll valgrind-weight-mispredict'
 
 # Two runs of one program (the machine's own geometry): the same lines.
 cache s1 "$W" work 2000
@@ -38,7 +39,7 @@ grep '^valgrind-' s2 > v2
 [ "$(cut -d' ' -f1 v1 | tr '\n' ' ')" = "$(echo $keys) " ] ||
 	fail "the valgrind lines are not the documented ones: $(cat v1)"
 cmp -s v1 v2 || fail "two runs differ: $(diff v1 v2)"
-tail -n 16 s1 | cmp -s - v1 || fail "the valgrind lines are not last: $(cat s1)"
+tail -n 18 s1 | cmp -s - v1 || fail "the valgrind lines are not last: $(cat s1)"
 grep -v '^[a-z0-9-]* [0-9][0-9]*$' v1 && fail "a value that is not a plain integer"
 # The measured lines come first, as without the count.
 [ "$(sed -n 1p s1)" = "exit 0" ] || fail "first line: $(sed -n 1p s1)"
@@ -51,29 +52,31 @@ v() { summary_value "$1" "valgrind-$2"; }
 [ "$(summary_value plain valgrind-instructions)" = "$(v s1 instructions)" ] ||
 	fail "valgrind-cache counted $(v s1 instructions) instructions, valgrind $(summary_value plain valgrind-instructions)"
 
-# est-cycles = instructions + 10 x (I1 + D1 misses) + 200 x LL misses,
-# from the lines of the summary itself.
+# est-cycles = instructions + 10 x (I1 + D1 misses) + 200 x LL misses + 20 x
+# mispredicts, from the lines of the summary itself.
 want=$(awk '{ x[$1] = $2 }
 	END {
 		l1 = x["valgrind-i1-misses"] + x["valgrind-d1-misses"]
 		c = x["valgrind-instructions"] + x["valgrind-weight-l1"] * l1
+		c += x["valgrind-weight-mispredict"] * x["valgrind-mispredicts"]
 		printf "%.0f", c + x["valgrind-weight-ll"] * x["valgrind-ll-misses"]
 	}' v1)
 [ "$(v s1 est-cycles)" = "$want" ] || fail "est-cycles $(v s1 est-cycles), the formula gives $want"
-[ "$(v s1 weight-l1),$(v s1 weight-ll)" = "10,200" ] || fail "default weights: $(cat v1)"
+[ "$(v s1 weight-l1),$(v s1 weight-ll),$(v s1 weight-mispredict)" = "10,200,20" ] ||
+	fail "default weights: $(cat v1)"
 # Some misses at least: the program's code and data are loaded once.
-[ "$(v s1 i1-misses)" -gt 0 ] && [ "$(v s1 d1-misses)" -gt 0 ] && [ "$(v s1 ll-misses)" -gt 0 ] ||
-	fail "no misses: $(cat v1)"
+[ "$(v s1 i1-misses)" -gt 0 ] && [ "$(v s1 d1-misses)" -gt 0 ] && [ "$(v s1 ll-misses)" -gt 0 ] &&
+	[ "$(v s1 mispredicts)" -gt 0 ] || fail "no misses: $(cat v1)"
 
 # JSON: the same numbers, cachegrind's events and the caches simulated.
 tr -d ' \n' < s1.json > j
-for k in instructions i1_misses d1_misses ll_misses est_cycles; do
+for k in instructions i1_misses d1_misses ll_misses mispredicts est_cycles; do
 	key=$(echo "$k" | tr _ -)
 	grep -q "\"$k\":$(v s1 "$key")[,}]" j || fail "JSON $k is not $(v s1 "$key"): $(cat j)"
 done
 grep -q '"cache_sim":true' j || fail "JSON cache_sim: $(cat j)"
-grep -q '"cost_weights":{"l1":10,"ll":200}' j || fail "JSON cost_weights: $(cat j)"
-grep -q "\"events\":{\"Ir\":$(v s1 instructions),\"I1mr\":$(v s1 i1-misses),\"ILmr\":[0-9]*,\"Dr\":[0-9]*,\"D1mr\":[0-9]*,\"DLmr\":[0-9]*,\"Dw\":[0-9]*,\"D1mw\":[0-9]*,\"DLmw\":[0-9]*}" j ||
+grep -q '"cost_weights":{"l1":10,"ll":200,"mispredict":20}' j || fail "JSON cost_weights: $(cat j)"
+grep -q "\"events\":{\"Ir\":$(v s1 instructions),\"I1mr\":$(v s1 i1-misses),\"ILmr\":[0-9]*,\"Dr\":[0-9]*,\"D1mr\":[0-9]*,\"DLmr\":[0-9]*,\"Dw\":[0-9]*,\"D1mw\":[0-9]*,\"DLmw\":[0-9]*,\"Bc\":[0-9]*,\"Bcm\":[0-9]*,\"Bi\":[0-9]*,\"Bim\":[0-9]*}" j ||
 	fail "JSON events: $(cat j)"
 for l in i1 d1 ll; do
 	L=$(echo "$l" | tr a-z A-Z)
@@ -92,10 +95,11 @@ done
 	fail "LL geometry: $(grep '^valgrind-ll' g)"
 [ "$(v g instructions)" = "$(v s1 instructions)" ] || fail "the geometry changed the instructions"
 
-# Other weights: 0,0 makes est-cycles the instruction count.
-cache w0 --valgrind-cost-weights 0,0 "$W" work 2000
-[ "$(v w0 est-cycles)" = "$(v w0 instructions)" ] || fail "weights 0,0: $(cat w0)"
-[ "$(v w0 weight-l1),$(v w0 weight-ll)" = "0,0" ] || fail "weights 0,0 not recorded: $(cat w0)"
+# Other weights: 0,0,0 makes est-cycles the instruction count.
+cache w0 --valgrind-cost-weights 0,0,0 "$W" work 2000
+[ "$(v w0 est-cycles)" = "$(v w0 instructions)" ] || fail "weights 0,0,0: $(cat w0)"
+[ "$(v w0 weight-l1),$(v w0 weight-ll),$(v w0 weight-mispredict)" = "0,0,0" ] ||
+	fail "weights 0,0,0 not recorded: $(cat w0)"
 
 # The loop-order pair, built -O1 -fno-tree-vectorize: the same instructions,
 # a different walk through memory, a cost that differs by well over 10 %,

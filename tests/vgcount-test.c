@@ -46,9 +46,9 @@ static const char cache_text[] =
 	"desc: D1 cache:         49152 B, 64 B, 12-way associative\n"
 	"desc: LL cache:         318767104 B, 64 B, 38-way associative\n"
 	"cmd: ./hello\n"
-	"events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw\n"
+	"events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw Bc Bcm Bi Bim\n"
 	"fl=/tmp/hello.c\nfn=main\n3 7 1 1 2 0 0 1 0 0\n"
-	"summary: 724624 1076 1061 128366 1103 971 109933 328 305\n";
+	"summary: 724624 1076 1061 128366 1103 971 109933 328 305 124893 3105 279 145\n";
 
 static void cache_sim_cases(void)
 {
@@ -59,8 +59,9 @@ static void cache_sim_cases(void)
 	tap_ok(rc == 0 && t.ev[TI_VG_IR] == 724624 && t.ev[TI_VG_I1MR] == 1076 &&
 	       t.ev[TI_VG_ILMR] == 1061 && t.ev[TI_VG_DR] == 128366 && t.ev[TI_VG_D1MR] == 1103 &&
 	       t.ev[TI_VG_DLMR] == 971 && t.ev[TI_VG_DW] == 109933 && t.ev[TI_VG_D1MW] == 328 &&
-	       t.ev[TI_VG_DLMW] == 305 && !(t.have & (1u << TI_VG_BC)), __LINE__,
-	       "cache-sim events: rc %d", rc);
+	       t.ev[TI_VG_DLMW] == 305 && t.ev[TI_VG_BC] == 124893 && t.ev[TI_VG_BCM] == 3105 &&
+	       t.ev[TI_VG_BI] == 279 && t.ev[TI_VG_BIM] == 145, __LINE__,
+	       "cache and branch events: rc %d", rc);
 	tap_ok(t.cache[TI_VG_I1].size == 32768 && t.cache[TI_VG_I1].line == 64 &&
 	       t.cache[TI_VG_I1].assoc == 8 && t.cache[TI_VG_D1].size == 49152 &&
 	       t.cache[TI_VG_D1].assoc == 12 && t.cache[TI_VG_LL].size == 318767104 &&
@@ -69,6 +70,7 @@ static void cache_sim_cases(void)
 	/* As cachegrind's own summary: I1 misses, D1 misses (rd + wr), LL misses. */
 	tap_ok(ti_vgcount_misses(&t, TI_VG_I1) == 1076 && ti_vgcount_misses(&t, TI_VG_D1) == 1431 &&
 	       ti_vgcount_misses(&t, TI_VG_LL) == 2337, __LINE__, "misses by level");
+	tap_ok(ti_vgcount_mispredicts(&t) == 3250, __LINE__, "mispredicts: Bcm + Bim");
 
 	rc = ti_vgcount_parse("desc: I1 cache: 16384 B, 32 B, direct-mapped\n"
 			      "desc: D1 cache: 16384 B, 32 B, 2-way\n"
@@ -130,33 +132,38 @@ static void geometry_cases(void)
 
 static void weight_cases(void)
 {
-	struct ti_vgcount_weights w = { 0, 0 };
+	struct ti_vgcount_weights w = { 0, 0, 7 };
 
-	tap_ok(!ti_vgcount_weights_parse("10,200", &w) && w.l1 == 10 && w.ll == 200, __LINE__,
-	       "weights 10,200");
-	tap_ok(!ti_vgcount_weights_parse("0,0", &w) && w.l1 == 0 && w.ll == 0, __LINE__,
-	       "weights 0,0 (est-cycles is the instruction count)");
+	tap_ok(!ti_vgcount_weights_parse("10,200", &w) && w.l1 == 10 && w.ll == 200 &&
+	       w.mispredict == 7, __LINE__, "weights 10,200: the mispredict weight stays");
+	tap_ok(!ti_vgcount_weights_parse("0,0,0", &w) && w.l1 == 0 && w.ll == 0 && w.mispredict == 0,
+	       __LINE__, "weights 0,0,0 (est-cycles is the instruction count)");
+	tap_ok(!ti_vgcount_weights_parse("4,30,15", &w) && w.l1 == 4 && w.ll == 30 &&
+	       w.mispredict == 15, __LINE__, "weights 4,30,15");
 	tap_ok(ti_vgcount_weights_parse("10", &w) != NULL, __LINE__, "one weight");
 	tap_ok(ti_vgcount_weights_parse("1.5,2", &w) != NULL, __LINE__, "a fraction");
 	tap_ok(ti_vgcount_weights_parse("-1,2", &w) != NULL, __LINE__, "a negative weight");
-	tap_ok(ti_vgcount_weights_parse("1,2,3", &w) != NULL, __LINE__, "three weights");
+	tap_ok(ti_vgcount_weights_parse("1,2,3,4", &w) != NULL, __LINE__, "four weights");
+	tap_ok(ti_vgcount_weights_parse("1,2,", &w) != NULL, __LINE__, "an empty third weight");
+	tap_ok(ti_vgcount_weights_parse("1,2,4294967296", &w) != NULL, __LINE__,
+	       "a third weight too large");
 	tap_ok(ti_vgcount_weights_parse("4294967296,1", &w) != NULL, __LINE__, "too large");
 }
 
 static void cost_cases(void)
 {
 	struct ti_vgcount_totals t;
-	struct ti_vgcount_weights w = { TI_VGCOUNT_WEIGHT_L1, TI_VGCOUNT_WEIGHT_LL };
+	struct ti_vgcount_weights w = { TI_VGCOUNT_WEIGHT_L1, TI_VGCOUNT_WEIGHT_LL,
+					 TI_VGCOUNT_WEIGHT_MISPREDICT };
 	uint64_t c = 0;
-
 	int rc;
 
 	ti_vgcount_parse(cache_text, &t, NULL, 0);
-	/* 724624 + 10 x (1076 + 1431) + 200 x 2337 */
+	/* 724624 + 10 x (1076 + 1431) + 200 x 2337 + 20 x (3105 + 145) */
 	rc = ti_vgcount_est_cycles(&t, &w, &c);
-	tap_ok(rc == 0 && c == 724624 + 25070 + 467400, __LINE__, "est-cycles %llu",
+	tap_ok(rc == 0 && c == 724624 + 25070 + 467400 + 65000, __LINE__, "est-cycles %llu",
 	       (unsigned long long)c);
-	w.l1 = w.ll = 0;
+	w.l1 = w.ll = w.mispredict = 0;
 	tap_ok(ti_vgcount_est_cycles(&t, &w, &c) == 0 && c == 724624, __LINE__,
 	       "zero weights: the instructions");
 	w.l1 = 1;

@@ -94,7 +94,7 @@ static const struct option_def {
 	{ NULL, "--count-instructions", OPT_COUNT_INSTRUCTIONS, ARG_WORD, 0,
 	  "no (default), valgrind: count instructions exactly in one more run under "
 	  "valgrind after the measured run(s), valgrind-cache: also simulate the caches "
-	  "(misses, valgrind-est-cycles), auto: perf's instructions if counted, "
+	  "and branches (misses, valgrind-est-cycles), auto: perf's instructions if counted, "
 	  "else valgrind" },
 	{ NULL, "--valgrind", OPT_VALGRIND, ARG_PATH, 0,
 	  "the valgrind for --count-instructions (default: valgrind in PATH)" },
@@ -108,8 +108,8 @@ static const struct option_def {
 	{ NULL, "--valgrind-ll", OPT_VALGRIND_CACHE, ARG_GEOMETRY, TI_VG_LL,
 	  "valgrind-cache: simulate this last-level cache" },
 	{ NULL, "--valgrind-cost-weights", OPT_VALGRIND_WEIGHTS, ARG_WEIGHTS, 0,
-	  "valgrind-cache: cycles per L1 miss and per last-level miss in "
-	  "valgrind-est-cycles (default 10,200)" },
+	  "valgrind-cache: cycles per L1 miss, per last-level miss and per mispredicted "
+	  "branch in valgrind-est-cycles (default 10,200,20)" },
 	{ "-q", "--quiet", OPT_QUIET, ARG_NONE, 0, "no notes about counters on stderr" },
 	{ "-v", "--verbose", OPT_VERBOSE, ARG_NONE, 0, "list every event that was skipped" },
 };
@@ -134,12 +134,12 @@ void ti_options_usage(FILE *f)
 		char left[64];
 		const char *arg = o->arg == ARG_NUMBER ? " N" : o->arg == ARG_PATH ? " PATH"
 				: o->arg == ARG_LIST ? " LIST" : o->arg == ARG_WORD ? " WORD"
-				: o->arg == ARG_GEOMETRY ? " S,A,L" : o->arg == ARG_WEIGHTS ? " L1,LL"
+				: o->arg == ARG_GEOMETRY ? " S,A,L" : o->arg == ARG_WEIGHTS ? " L1,LL,BM"
 				: "";
 
 		snprintf(left, sizeof left, "%s%s%s%s", o->shortname ? o->shortname : "    ",
 			 o->shortname ? ", " : "", o->longname, arg);
-		fprintf(f, "  %-33s %s\n", left, o->help);
+		fprintf(f, "  %-36s %s\n", left, o->help);
 	}
 	fprintf(f, "\nExit status: the command's; 128+S when killed by signal S; 137 on timeout\n"
 		   "or interrupt; 127/126 when it cannot be run; 66 when timeit itself fails;\n"
@@ -169,6 +169,7 @@ static enum ti_parse_result parse(int argc, char **argv, int env_words, int *at,
 	o->repeat = 1;
 	o->vg_weights.l1 = TI_VGCOUNT_WEIGHT_L1;
 	o->vg_weights.ll = TI_VGCOUNT_WEIGHT_LL;
+	o->vg_weights.mispredict = TI_VGCOUNT_WEIGHT_MISPREDICT;
 	o->argc = argc - env_words;
 	msg[0] = '\0';
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {

@@ -50,19 +50,20 @@ code_size() {
 }
 
 # valgrind_counts FILE: the --count-instructions lines of summary FILE,
-# "INSTRUCTIONS/I1/D1/LL/EST" (each empty when the line is missing:
+# "INSTRUCTIONS/I1/D1/LL/MISPREDICTS/EST" (each empty when the line is missing:
 # valgrind counts no misses, a failed count has no line).
 valgrind_counts() {
 	[ -f "$1" ] || return 0
 	awk '{ v[$1] = $2 }
 	END {
-		printf "%s/%s/%s/%s/%s", v["valgrind-instructions"], v["valgrind-i1-misses"],
-			v["valgrind-d1-misses"], v["valgrind-ll-misses"], v["valgrind-est-cycles"]
+		printf "%s/%s/%s/%s/%s/%s", v["valgrind-instructions"], v["valgrind-i1-misses"],
+			v["valgrind-d1-misses"], v["valgrind-ll-misses"], v["valgrind-mispredicts"],
+			v["valgrind-est-cycles"]
 	}' "$1"
 }
 
 # valgrind_config FILE: what FILE's cache counts depend on, as cachegrind's
-# options and timeit's weights ("--I1=S,A,L --D1=S,A,L --LL=S,A,L|10,200"),
+# options and timeit's weights ("--I1=S,A,L --D1=S,A,L --LL=S,A,L|10,200,20"),
 # or nothing without a cache-simulated count.
 valgrind_config() {
 	[ -f "$1" ] || return 0
@@ -75,7 +76,8 @@ valgrind_config() {
 			printf "%s--%s=%s,%s,%s", (i > 1 ? " " : ""), toupper(l), v["valgrind-" l "-size"],
 				v["valgrind-" l "-assoc"], v["valgrind-" l "-line"]
 		}
-		printf "|%s,%s", v["valgrind-weight-l1"], v["valgrind-weight-ll"]
+		printf "|%s,%s,%s", v["valgrind-weight-l1"], v["valgrind-weight-ll"],
+			v["valgrind-weight-mispredict"]
 	}' "$1"
 }
 
@@ -205,7 +207,7 @@ function kv(k, v, last) {
 		why[$1] = $3
 	}
 	line = c($1) "," $2 "," c($3) "," $4 "," $5 "," $6 "," $7 "," $9 "," $10 "," $11 "," $12
-	for (m = 1; m <= 5; m++)
+	for (m = 1; m <= nvgm; m++)
 		line = line "," (m <= nv ? vg[m] : "")
 	print line "," c(cfg[1]) "," c(cfg[2]) > csv
 }
@@ -219,10 +221,10 @@ BEGIN {
 	tversion = ENVIRON["R_TVERSION"]; tflags = ENVIRON["R_TFLAGS"]
 	samples = ENVIRON["R_SAMPLES"]; size = ENVIRON["R_SIZE"]; shard = ENVIRON["R_SHARD"]
 	# --count-instructions: summary key and metric name of each count.
-	nvgm = split("instructions i1_misses d1_misses ll_misses est_cycles", vgm, " ")
+	nvgm = split("instructions i1_misses d1_misses ll_misses mispredicts est_cycles", vgm, " ")
 	print "name,sample,status,exit,user,real,sys,compile_time,hash,maxrss,code_size," \
 		"valgrind_instructions,valgrind_i1_misses,valgrind_d1_misses,valgrind_ll_misses," \
-		"valgrind_est_cycles,valgrind_caches,valgrind_cost_weights" > csv
+		"valgrind_mispredicts,valgrind_est_cycles,valgrind_caches,valgrind_cost_weights" > csv
 }
 END {
 	printf "{\n  \"format_version\": \"2\",\n  \"machine\": {\n" > json
