@@ -42,15 +42,40 @@ static volatile sig_atomic_t child_pgid;
 static volatile sig_atomic_t timed_out;
 static volatile sig_atomic_t stop_signal;
 
+/* timeit's pid: a handler that finds itself in another process runs in the
+ * child between vfork and exec, which shares timeit's memory. */
+static pid_t timeit_pid;
+
+/* In the child the signal does what it would do to the command: the
+ * default action, at once.  Only its own disposition and stack are
+ * touched (vfork: no CLONE_SIGHAND), so the child need not reset timeit's
+ * handlers itself, one system call each on the measured path; exec resets
+ * them anyway. */
+static bool in_child(int sig)
+{
+	pid_t me = getpid();
+
+	if (me == timeit_pid)
+		return false;
+	/* kill, not raise: some libcs' raise aims at the thread id they
+	 * cached, which after vfork is timeit's. */
+	signal(sig, SIG_DFL);
+	kill(me, sig);
+	return true;
+}
+
 /* The handlers keep errno as they found it (signal-safety(7)): kill may
- * set it under the main flow's feet, between wait4 and its errno check. */
+ * set it under the main flow's feet, between wait4 and its errno check;
+ * in the vfork child errno is timeit's too. */
 static void on_stop(int sig)
 {
 	int saved = errno;
 
-	stop_signal = sig;
-	if (child_pgid > 0)
-		kill(-child_pgid, SIGKILL);
+	if (!in_child(sig)) {
+		stop_signal = sig;
+		if (child_pgid > 0)
+			kill(-child_pgid, SIGKILL);
+	}
 	errno = saved;
 }
 
@@ -58,10 +83,11 @@ static void on_alarm(int sig)
 {
 	int saved = errno;
 
-	(void)sig;
-	timed_out = 1;
-	if (child_pgid > 0)
-		kill(-child_pgid, SIGKILL);
+	if (!in_child(sig)) {
+		timed_out = 1;
+		if (child_pgid > 0)
+			kill(-child_pgid, SIGKILL);
+	}
 	errno = saved;
 }
 
@@ -117,6 +143,7 @@ static void install_handlers(void)
 	 * gets the default, like every other signal). */
 	if (hup_ignored < 0)
 		hup_ignored = sigaction(SIGHUP, NULL, &was) == 0 && was.sa_handler == SIG_IGN;
+	timeit_pid = getpid();
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_stop;
@@ -174,9 +201,9 @@ static __attribute__((noreturn)) void child(const struct ti_plan *plan,
 
 	setpgid(0, 0);
 	/* Default dispositions and an empty mask, whatever timeit inherited.
-	 * Only the signals in RESET need it: ignored ones survive exec, and
-	 * timeit's handlers must not run here (they would write its memory)
-	 * once the mask is cleared. */
+	 * Only the ignored signals in RESET need it: they survive exec.
+	 * timeit's handlers do not (exec resets them), and one that runs here
+	 * once the mask is cleared acts as the default would (in_child). */
 	for (int s = 1; s < NSIG; s++)
 		if (sigismember(&ch->reset, s) == 1)
 			signal(s, SIG_DFL);
@@ -509,15 +536,15 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 	resolve_command(plan->argv[0], ch);
 
 	/* The signals the child must reset, found here rather than by the
-	 * child on the measured path: timeit's own handlers, and whatever is
-	 * ignored (SIGPIPE by timeit, others inherited). */
+	 * child on the measured path: the ignored ones (SIGPIPE by timeit,
+	 * others inherited), which exec would keep. */
 	sigemptyset(&ch->reset);
 	for (int s = 1; s < NSIG; s++) {
 		struct sigaction sa;
 
 		if (s == SIGKILL || s == SIGSTOP || sigaction(s, NULL, &sa) < 0)
 			continue;
-		if (sa.sa_handler != SIG_DFL)
+		if (sa.sa_handler == SIG_IGN)
 			sigaddset(&ch->reset, s);
 	}
 	return 0;
