@@ -18,6 +18,7 @@ set -u
 
 prog=timeit-ab
 version='@PACKAGE_VERSION@'
+bugreport='@PACKAGE_BUGREPORT@'
 # Its own exit statuses (timeit-ab(1), EXIT STATUS); otherwise timeit-compare's.
 st_usage=2 st_error=2 st_interrupted=130
 
@@ -53,6 +54,7 @@ a time unless LIT_ARGUMENTS say otherwise.
 Exit status: timeit-compare's on the final table (0 no significant regression,
 1 a significant regression); 2 on a usage error or when lit or timeit-compare
 fails; 130 when interrupted.  See timeit-ab(1).
+Report bugs to: $bugreport
 EOF
 }
 

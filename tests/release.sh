@@ -18,6 +18,8 @@ top=$(sed -n 's/^\* \([0-9][0-9.]*\).*/\1/p' "$top_srcdir/NEWS" | sed 1q)
 	fail "timeit --help names no bug-report address"
 "$top_builddir/perfwrap/timeit-perf" --help | grep -qxF "Report bugs to: $PACKAGE_BUGREPORT" ||
 	fail "timeit-perf --help names no bug-report address"
+"$top_builddir/abrun/timeit-ab" --help | grep -qxF "Report bugs to: $PACKAGE_BUGREPORT" ||
+	fail "timeit-ab --help names no bug-report address"
 
 grep -q '^# Licence: Apache License v2.0 with LLVM Exceptions' "$top_srcdir/configure.ac" ||
 	fail "configure.ac does not state the licence"
