@@ -58,7 +58,11 @@ export TIMEIT_COMPARE COMPARE_FLAGS
 # after it, and at MAX_SAMPLES.
 AB_LOOKS = $(shell awk -v lo=$(MIN_SAMPLES) -v hi=$(MAX_SAMPLES) -v k=$(AB_LOOK_EVERY) \
 	'BEGIN { n = 0; for (r = lo; r <= hi; r++) n += (r - lo) % k == 0 || r == hi; print n }')
-AB_COMPARE_ARGS = $(COMPARE_FLAGS) $(if $(filter auto,$(SAMPLES)),--looks $(AB_LOOKS))
+# --binaries: a benchmark whose executables are the same on both sides is
+# "same code" for timeit-compare, never a regression, and no look asks
+# for more of its samples.
+AB_COMPARE_ARGS = $(COMPARE_FLAGS) $(if $(filter auto,$(SAMPLES)),--looks $(AB_LOOKS)) \
+	--binaries $(O)/A/bin $(O)/B/bin
 export AB_COMPARE_ARGS
 
 # Each side is its own LNT run and order (tools/revisions.sh): BASE_REVISION
