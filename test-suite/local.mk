@@ -86,22 +86,35 @@ uninstall-suite-config:
 	rm -f '$(DESTDIR)$(suitedir)/test-suite/installed.mk'
 
 # make demo: the A/B comparison of -O1 against -O2 on the bundled benchmarks
-# (small sizes, samples interleaved A B A B), with this build's timeit and
-# timeit-compare; output under $(DEMO_DIR).  8 samples a side: with 12
-# benchmarks and Holm's correction, 5 could never reach p < 0.05.  About 30 s
-# on a 2-core VM.  A regression does not fail the demo (AB_GATE=no); a failed
-# run does.
+# (small sizes), sampled adaptively (SAMPLES=auto: MIN_SAMPLES rounds, then
+# only the benchmarks still undecided, up to MAX_SAMPLES rounds or
+# DEMO_BUDGET seconds of runs), with this build's timeit and timeit-compare;
+# output under $(DEMO_DIR).  The gate is 2 % (DEMO_COMPARE_FLAGS): on a
+# shared VM whose noise is ~4 %, "unchanged within 1 %" takes more rounds
+# than a demo has.  A regression does not fail the demo (AB_GATE=no); a
+# failed run does.  make demo-aa: the same with -O2 on both
+# sides, built in two directories: nothing changed, so it fails when any
+# benchmark is found improved or regressed.
 DEMO_DIR = $(abs_top_builddir)/demo
-DEMO_SAMPLES = 8
-.PHONY: demo
+DEMO_AA_DIR = $(abs_top_builddir)/demo-aa
+DEMO_SAMPLES = auto
+DEMO_BUDGET = 150
+DEMO_COMPARE_FLAGS = --min-change 2
+DEMO_AB = +@$(MAKE) --no-print-directory -f $(abs_top_srcdir)/test-suite/Makefile ab \
+	TIMEIT='$(abs_top_builddir)/timeit/timeit' \
+	TIMEIT_COMPARE='$(abs_top_builddir)/timeit/timeit-compare' \
+	SIZE=small SAMPLES=$(DEMO_SAMPLES) AB_BUDGET=$(DEMO_BUDGET) \
+	COMPARE_FLAGS='$(DEMO_COMPARE_FLAGS)'
+.PHONY: demo demo-aa
 demo: $(bin_PROGRAMS)
-	+@$(MAKE) --no-print-directory -f $(abs_top_srcdir)/test-suite/Makefile ab \
-		O='$(DEMO_DIR)' TIMEIT='$(abs_top_builddir)/timeit/timeit' \
-		TIMEIT_COMPARE='$(abs_top_builddir)/timeit/timeit-compare' \
-		BASE="CC='$(CC)' CFLAGS=-O1" NEW="CC='$(CC)' CFLAGS=-O2" \
-		SIZE=small SAMPLES=$(DEMO_SAMPLES) AB_GATE=no
+	$(DEMO_AB) O='$(DEMO_DIR)' BASE="CC='$(CC)' CFLAGS=-O1" NEW="CC='$(CC)' CFLAGS=-O2" AB_GATE=no
+demo-aa: $(bin_PROGRAMS)
+	$(DEMO_AB) O='$(DEMO_AA_DIR)' BASE="CC='$(CC)' CFLAGS=-O2" NEW="CC='$(CC)' CFLAGS=-O2" AB_GATE=no
+	@awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($$i == "verdict") v = i; next } \
+		$$v == "improved" || $$v == "regressed" { print "demo-aa: " $$1 " " $$v " in an A/A run" > "/dev/stderr"; bad++ } \
+		END { exit bad > 0 }' '$(DEMO_AA_DIR)/ab.csv'
 
 clean-local: clean-demo
 .PHONY: clean-demo
 clean-demo:
-	-rm -rf '$(DEMO_DIR)'
+	-rm -rf '$(DEMO_DIR)' '$(DEMO_AA_DIR)'

@@ -110,6 +110,15 @@ grep -Eq '^slow\.test +6  fixed$' real.out || fail "no rounds table"
 head -n "$(wc -l < "$tmp/r/verdict.txt")" real.out | cmp -s - "$tmp/r/verdict.txt" ||
 	fail "verdict.txt differs from what was printed"
 
+# For real, adaptively: same.test's binaries are the same on both sides
+# (lit's hash metric), so the first look ends its sampling.
+"$ab" --lit "$lit" --compare "$compare" -o "$tmp/auto" --min-samples 2 --max-samples 4 \
+	--look-every 2 -q -C --no-color "$tmp/a" "$tmp/b" > auto.out || true
+cat auto.out
+grep -Eq '^same(\.test)? .* unchanged +same binary' auto.out || fail "same.test not the same binary"
+grep -Eq '^same\.test +2  decided$' auto.out || fail "same.test not decided at the first look"
+grep -Eq '^slow\.test +[34]  (decided|max samples)$' auto.out || fail "slow.test stopped early"
+
 # The budget: a lit that takes a second more makes a round last over
 # 2 s; with 1 s no second round starts.
 printf '#!/bin/sh\nsleep 1\nexec %s "$@"\n' "'$lit'" > slow-lit
