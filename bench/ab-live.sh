@@ -20,6 +20,7 @@
 # side, mean wall time of make ab, over all REPS.
 #
 # Environment: TIMEIT, TIMEIT_COMPARE (make bench-ab-live sets both), CC,
+# PAIRS (default "live aa": which pairs to run),
 # AB_ARGS (more make ab settings, e.g. MAX_SAMPLES=20), KEEP=DIR (keep
 # every run's output under DIR).
 set -eu
@@ -69,7 +70,7 @@ ab() {
 : > "$work/verdicts"
 : > "$work/runs"
 echo "ab-live: $reps repetitions a pair and rule, load $(uptime | sed 's/.*load average: //')" >&2
-for pair in live aa; do
+for pair in ${PAIRS:-live aa}; do
 	k=1
 	while [ "$k" -le "$reps" ]; do
 		ab "$pair" auto "$k" auto
