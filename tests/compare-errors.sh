@@ -145,4 +145,29 @@ grep -Eq '^bad .* failed +every run on A failed \(A/bad.time\)$' out || fail "ba
 grep -Eq '^onlya +1 +0 ' out || fail "onlya's samples: $(cat out)"
 grep -q '^0 improved, 0 regressed, 1 unchanged, 0 undecided, 2 missing, 1 failed$' out ||
 	fail "counts: $(cat out)"
+# A results tree with an unreadable corner (a lost+found, a directory of
+# someone else's): the rest is compared, with a warning naming it; the
+# path given itself must be readable.  As nobody when root, so that CI
+# tests it too.
+if unprivileged; then
+	mkdir -p "$tmp/u/tree/a/sub" "$tmp/u/tree/b" "$tmp/u/tree/a/lost+found"
+	for d in a b; do
+		printf 'exit 0\nuser 1.0\n' >"$tmp/u/tree/$d/x.time"
+	done
+	printf 'exit 0\nuser 1.0\n' >"$tmp/u/tree/a/sub/y.time"
+	chmod -R a+rX "$tmp/u/tree"
+	chmod 0700 "$tmp/u/tree/a/lost+found"
+	cp "$COMPARE" "$tmp/u/timeit-compare"
+	if [ "$AS_USER" != env ] || [ ! -r "$tmp/u/tree/a/lost+found/." ]; then
+		$AS_USER "$tmp/u/timeit-compare" --format csv "$tmp/u/tree/a" "$tmp/u/tree/b" \
+			>lf.csv 2>lf.err || fail "an unreadable subdirectory: exit $?: $(cat lf.err)"
+		grep -q '^x,1,1,' lf.csv || fail "the readable rest: $(cat lf.csv)"
+		grep -q '^sub/y,1,0,.*,missing,' lf.csv || fail "the readable subdirectory: $(cat lf.csv)"
+		[ "$(cat lf.err)" = "timeit-compare: warning: A: left out 1 unreadable directory ($tmp/u/tree/a/lost+found: Permission denied)" ] ||
+			fail "warning: $(cat lf.err)"
+		chmod 0700 "$tmp/u/tree/a"
+		expect_status 2 $AS_USER "$tmp/u/timeit-compare" "$tmp/u/tree/a" "$tmp/u/tree/b" 2>lf2.err
+		grep -q 'tree/a: Permission denied' lf2.err || fail "the path given: $(cat lf2.err)"
+	fi
+fi
 exit 0

@@ -203,6 +203,48 @@ if command -v valgrind >/dev/null 2>&1; then
 		fail "-m valgrind-instructions, more work: $(cat vo.csv)"
 fi
 
+# valgrind's estimated cycles (--count-instructions=valgrind-cache): an
+# exact metric, shown beside the time verdict, and comparable only between
+# runs that simulated the same caches with the same weights.
+# geo SIZE: the geometry and weight lines, the LL size SIZE.
+geo() {
+	printf 'valgrind-i1-size 32768\nvalgrind-i1-assoc 8\nvalgrind-i1-line 64\n'
+	printf 'valgrind-d1-size 49152\nvalgrind-d1-assoc 12\nvalgrind-d1-line 64\n'
+	printf 'valgrind-ll-size %s\nvalgrind-ll-assoc 16\nvalgrind-ll-line 64\n' "$1"
+	printf 'valgrind-weight-l1 10\nvalgrind-weight-ll 200\n'
+}
+mkdir ca cb cc
+for i in 1 2 3 4 5 6; do
+	{ printf 'exit 0\nuser 1.0%s\nvalgrind-instructions 1000\nvalgrind-est-cycles 5000\n' $i; geo 8388608; } >"ca/mm.$i.time"
+	{ printf 'exit 0\nuser 1.6%s\nvalgrind-instructions 1000\nvalgrind-est-cycles 9000\n' $((7 - i)); geo 8388608; } >"cb/mm.$i.time"
+	{ printf 'exit 0\nuser 1.0%s\nvalgrind-instructions 1000\nvalgrind-est-cycles 5000\n' $i; geo 8388608; } >"ca/t.$i.time"
+	{ printf 'exit 0\nuser 1.3%s\nvalgrind-instructions 1000\nvalgrind-est-cycles 5000\n' $((7 - i)); geo 8388608; } >"cb/t.$i.time"
+	{ printf 'exit 0\nuser 1.6%s\nvalgrind-instructions 1000\nvalgrind-est-cycles 9000\n' $i; geo 4194304; } >"cc/mm.$i.time"
+done
+"$COMPARE" --format csv ca cb >est.csv && fail "+60 % in time must exit 1"
+grep -q '^mm,.*,regressed,.*,est. cycles +80.00%; same instruction count$' est.csv ||
+	fail "est. cycles beside the time: $(cat est.csv)"
+grep -q '^t,.*,regressed,.*,"time changed, est. cycles unchanged; same instruction count"$' est.csv ||
+	fail "a time change the cost does not show: $(cat est.csv)"
+"$COMPARE" --format csv -m valgrind-est-cycles ca cb >estm.csv && fail "-m valgrind-est-cycles +80 %"
+grep -q '^mm,6,6,.*,regressed,no,,"exact count, +80.00% beyond the +-1% gate",' estm.csv ||
+	fail "-m valgrind-est-cycles: $(cat estm.csv)"
+grep -q '^t,.*,unchanged,no,,every sample equal,' estm.csv || fail "-m valgrind-est-cycles: $(cat estm.csv)"
+"$COMPARE" --format csv -m valgrind-est-cycles ca cc >estg.csv || fail "other caches: not an error"
+grep -q '^mm,6,6,no,.*,missing,no,,"cache geometries differ (A: I1=32768,8,64 D1=49152,12,64 LL=8388608,16,64 weights=10,200,?; B: I1=32768,8,64 D1=49152,12,64 LL=4194304,16,64 weights=10,200,?): not comparable",' estg.csv ||
+	fail "other caches compared: $(cat estg.csv)"
+"$COMPARE" --format csv ca cc >estn.csv || true
+grep -q '^mm,.*est. cycles' estn.csv && fail "est. cycles of other caches noted: $(cat estn.csv)"
+# The same from timeit --json's "valgrind" object.
+for side in a b; do
+	e=5000
+	[ $side = b ] && e=5150
+	printf '{"runs": [{"status": 0, "user": 1.0}], "valgrind": {"instructions": 1000, "cache_sim": true, "est_cycles": %s, "cost_weights": {"l1": 10, "ll": 200}, "caches": {"I1": {"size": 32768, "assoc": 8, "line": 64}, "D1": {"size": 49152, "assoc": 12, "line": 64}, "LL": {"size": 8388608, "assoc": 16, "line": 64}}}}\n' $e >"ce$side.json"
+done
+mkdir cj && cp ceb.json cj/cea.json
+"$COMPARE" --format csv -m valgrind-est-cycles cea.json cj/cea.json >estj.csv && fail "json est +3 %"
+grep -q '^cea,1,1,no,5000,5150,0.03,.*,regressed,' estj.csv || fail "est. cycles from --json: $(cat estj.csv)"
+
 # lit -o JSON (llvm/utils/lit/lit/reports.py JSONReport).
 cat >lit-a.json <<'JSON'
 {

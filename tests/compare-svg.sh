@@ -36,6 +36,46 @@ sed 's/"exec_time": 1.0/"exec_time": 1.5/' a.json >b.json
 render esc.svg
 grep -q 'a&amp;b&lt;c&gt;&quot;d&quot;' esc.svg || fail "names are not escaped: $(cat esc.svg)"
 
+# Non-ASCII names, cut where too long, and file names that are not UTF-8:
+# the plot stays well-formed XML (cut by characters, not bytes; a byte
+# that is not UTF-8 shown as U+FFFD).
+mkdir ua ub
+long=$(printf 'd\303\251j\303\240-vu-%.0s' 1 2 3 4 5 6 7 8)	# 8 x "déjà-vu-"
+bad=$(printf 'latin\351')			# ISO 8859-1 "latiné"
+for i in 1 2 3; do
+	for d in ua ub; do
+		u=1.0
+		[ $d = ub ] && u=1.2
+		printf 'exit 0\nuser %s%s\n' $u $i >"$d/$long.$i.time"
+		printf 'exit 0\nuser %s%s\n' $u $i >"$d/$bad.$i.time"
+	done
+done
+"$COMPARE" --svg utf8.svg ua ub >/dev/null || [ $? -eq 1 ] || fail "compare --svg, non-ASCII names"
+render utf8.svg
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' utf8.svg ||
+		fail "utf8.svg is not well-formed XML"
+fi
+iconv -f UTF-8 -t UTF-8 utf8.svg >/dev/null 2>&1 || fail "utf8.svg is not UTF-8"
+grep -q "latin$(printf '\357\277\275')" utf8.svg || fail "no U+FFFD for the Latin-1 byte"
+grep -q "$(printf '\342\200\246')" utf8.svg || fail "the long name is not cut with an ellipsis"
+
+# The gate is a band; an interval wider than the plot ends in an arrowhead.
+"$COMPARE" --svg gate.svg ua ub >/dev/null || true
+grep -q 'fill="#e3f2fd"' gate.svg || fail "no gate band"
+mkdir wa wb
+printf 'exit 0\nuser 1.0\n' >wa/w.1.time
+printf 'exit 0\nuser 3.0\n' >wa/w.2.time
+printf 'exit 0\nuser 1.02\n' >wb/w.1.time
+printf 'exit 0\nuser 3.1\n' >wb/w.2.time
+for i in 1 2 3 4 5 6; do
+	printf 'exit 0\nuser 1.0%s\n' $i >"wa/n.$i.time"
+	printf 'exit 0\nuser 1.0%s\n' $i >"wb/n.$i.time"
+done
+"$COMPARE" --unpaired --svg wide.svg wa wb >/dev/null || true
+render wide.svg
+grep -q '<title>interval continues</title>' wide.svg || fail "no arrowhead at a cut interval: $(cat wide.svg)"
+
 # Nothing on both sides: still a valid picture.
 printf '{"tests": [{"name": "x", "code": "PASS", "metrics": {"exec_time": 1}}]}\n' >x.json
 "$COMPARE" --svg empty.svg x.json b.json >/dev/null || fail "compare --svg, nothing in common"

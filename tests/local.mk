@@ -106,8 +106,10 @@ EXTRA_DIST += tests/reliability-summary.sh tests/reliability-nofile.sh \
 # timeit-compare: end-to-end tests on generated and hand-written results.
 check_PROGRAMS += tests/compare-gen
 TESTS += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.sh tests/compare-scale.sh \
+	tests/compare-loop-order.sh \
 	tests/compare-svg.sh tests/compare-cli.sh
 EXTRA_DIST += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.sh tests/compare-scale.sh \
+	tests/compare-loop-order.sh \
 	tests/compare-svg.sh tests/compare-cli.sh
 
 # test-suite/: the bundled suite end to end (small sizes), sharding, the
@@ -153,3 +155,8 @@ EXTRA_DIST += tests/release.sh tests/gitignore.sh tests/readme.sh
 # make install / uninstall, and the installed test-suite run from there.
 TESTS += tests/install.sh
 EXTRA_DIST += tests/install.sh
+
+# The verdict model of timeit-compare, from a table.
+TESTS += tests/verdict-test
+check_PROGRAMS += tests/verdict-test
+tests_verdict_test_LDADD = $(AB_LIBS)

@@ -64,6 +64,9 @@ struct ti_ab_sample ti_ab_read_sample(void);
  * WHERE names the file of a failure.  Returns 0 or -ENOMEM. */
 int ti_ab_read_add_run(struct ti_ab_set *set, const char *name, struct ti_ab_sample s,
 		       const char *where);
+/* Record that NAME's run simulated the cache GEOMETRY (its caches and
+ * weights, as one text).  Returns 0 or -ENOMEM. */
+int ti_ab_read_add_geometry(struct ti_ab_set *set, const char *name, const char *geometry);
 /* Record that NAME's binary has identity HASH (kind TI_AB_HASH_REPORTED
  * unless KIND says otherwise).  Returns 0 or -ENOMEM. */
 int ti_ab_read_add_hash(struct ti_ab_set *set, const char *name, const char *hash,
@@ -74,6 +77,12 @@ int ti_ab_read_add_hash(struct ti_ab_set *set, const char *name, const char *has
  * error. */
 int ti_ab_read_add_values(struct ti_ab_set *set, const struct ti_ab_input *in, const char *name,
 			  const struct ti_jsonread_value *v, struct ti_ab_error *err);
+
+/* The cache geometry and cost weights of valgrind-est-cycles: I1, D1 and
+ * LL size, associativity and line, then the L1, LL and mispredict weights; as one
+ * text into OUT (NAN values: "?"), for comparing two sides' geometry. */
+#define NGEO 12
+void ti_ab_read_geometry(const double *geo, char *out, size_t len);
 
 /* The summary key a metric is read from (exec_time: the user line). */
 const char *ti_ab_read_summary_key(const char *metric);

@@ -10,6 +10,24 @@
 #include <string.h>
 
 #include "read-int.h"
+#include "summary.h"
+
+/* The summary lines of the simulated caches and the cost weights
+ * (timeit(1), CACHE SIMULATION), in the order ti_ab_read_geometry wants. */
+static const char *const geometry_keys[NGEO] = {
+	TI_KEY_VALGRIND_I1_SIZE, TI_KEY_VALGRIND_I1_ASSOC, TI_KEY_VALGRIND_I1_LINE,
+	TI_KEY_VALGRIND_D1_SIZE, TI_KEY_VALGRIND_D1_ASSOC, TI_KEY_VALGRIND_D1_LINE,
+	TI_KEY_VALGRIND_LL_SIZE, TI_KEY_VALGRIND_LL_ASSOC, TI_KEY_VALGRIND_LL_LINE,
+	TI_KEY_VALGRIND_WEIGHT_L1, TI_KEY_VALGRIND_WEIGHT_LL, TI_KEY_VALGRIND_WEIGHT_MISPREDICT,
+};
+
+static int geometry_key(const char *key)
+{
+	for (int i = 0; i < NGEO; i++)
+		if (strcmp(key, geometry_keys[i]) == 0)
+			return i;
+	return -1;
+}
 
 /* Anything that is not JSON is read as a summary. */
 bool ti_ab_read_summary_probe(const struct ti_ab_input *in)
@@ -25,6 +43,7 @@ int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
 	const char *path = in->path, *name = in->name, *data = in->data;
 	const char *want = ti_ab_read_summary_key(in->metric);
 	struct ti_ab_sample s = ti_ab_read_sample();
+	double geo[NGEO];
 	double ev_value = NAN;
 	long status = 0;
 	int line = 0, keys = 0;
@@ -32,6 +51,9 @@ int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
 	 * error, as it is for lit, which asserts a single line starting with
 	 * "user" (litsupport/modules/timeit.py getUserTimeFromContents). */
 	int exit_line = 0, want_line = 0, ev_line = 0;
+
+	for (size_t g = 0; g < NGEO; g++)
+		geo[g] = NAN;
 
 	for (const char *p = data; *p;) {
 		const char *nl = strchr(p, '\n');
@@ -60,7 +82,8 @@ int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
 			    (strncmp(key, "ev-", 3) == 0 && strcmp(key + 3, want) == 0) ||
 			    ti_ab_read_is_event(key, "instructions") ||
 			    ti_ab_read_is_event(key, "valgrind-instructions") ||
-			    strcmp(key, "noise-flags") == 0;
+			    strcmp(key, "noise-flags") == 0 || geometry_key(key) >= 0 ||
+			    strcmp(key, TI_KEY_VALGRIND_EST_CYCLES) == 0;
 		if (!used)
 			continue;
 		if (extra)
@@ -90,6 +113,10 @@ int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
 			s.insn = v;
 		if (ti_ab_read_is_event(key, "valgrind-instructions"))
 			s.vg_insn = v;
+		if (strcmp(key, TI_KEY_VALGRIND_EST_CYCLES) == 0)
+			s.est_cycles = v;
+		if (geometry_key(key) >= 0)
+			geo[geometry_key(key)] = v;
 		/* The noise screen's bits (timeit(1), NOISE SCREEN). */
 		if (strcmp(key, "noise-flags") == 0)
 			s.flags = v >= 1 && v == floor(v) && v <= 65535 ? (unsigned)v : v > 0;
@@ -100,5 +127,13 @@ int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
 		s.value = ev_value;
 	s.failed = status != 0;
 	s.round = TI_AB_ROUND(in->pos, in->sample);
-	return ti_ab_read_add_run(set, name, s, path) < 0 ? -ENOMEM : 1;
+	if (ti_ab_read_add_run(set, name, s, path) < 0)
+		return -ENOMEM;
+	if (!isnan(s.est_cycles)) {
+		char g[256];
+		ti_ab_read_geometry(geo, g, sizeof g);
+		if (ti_ab_read_add_geometry(set, name, g) < 0)
+			return -ENOMEM;
+	}
+	return 1;
 }

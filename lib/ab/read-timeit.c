@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "read-int.h"
+#include "summary.h"
 
 /* The counter named EV in a timeit --json run's "counters" array, scaled;
  * time events are converted from ns to seconds like the summary does.
@@ -45,6 +46,48 @@ static unsigned noise_flags(const struct ti_jsonread_value *run)
 	return f >= 1 && f <= 65535 && f == floor(f) ? (unsigned)f : 0;
 }
 
+/* valgrind's counts as metrics: the summary's line, the "valgrind"
+ * object's member (lib/vgcount.c ti_vgcount_json); NULL for other
+ * metrics. */
+static const char *valgrind_field(const char *metric)
+{
+	static const struct {
+		const char *key, *field;
+	} map[] = {
+		{ TI_KEY_VALGRIND_INSTRUCTIONS, "instructions" },
+		{ TI_KEY_VALGRIND_EST_CYCLES, "est_cycles" },
+		{ TI_KEY_VALGRIND_I1_MISSES, "i1_misses" },
+		{ TI_KEY_VALGRIND_D1_MISSES, "d1_misses" },
+		{ TI_KEY_VALGRIND_LL_MISSES, "ll_misses" },
+		{ TI_KEY_VALGRIND_MISPREDICTS, "mispredicts" },
+	};
+
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (strcmp(metric, map[i].key) == 0)
+			return map[i].field;
+	return NULL;
+}
+
+/* The simulated caches and weights of the "valgrind" object as
+ * ti_ab_read_geometry writes them. */
+static void geometry(const struct ti_jsonread_value *vg, char *out, size_t len)
+{
+	static const char *const level[] = { "I1", "D1", "LL" };
+	static const char *const dim[] = { "size", "assoc", "line" };
+	const struct ti_jsonread_value *caches = ti_jsonread_get(vg, "caches");
+	const struct ti_jsonread_value *w = ti_jsonread_get(vg, "cost_weights");
+	double geo[NGEO];
+
+	for (int l = 0; l < 3; l++)
+		for (int d = 0; d < 3; d++)
+			geo[3 * l + d] = ti_ab_read_number(
+				ti_jsonread_get(ti_jsonread_get(caches, level[l]), dim[d]));
+	geo[9] = ti_ab_read_number(ti_jsonread_get(w, "l1"));
+	geo[10] = ti_ab_read_number(ti_jsonread_get(w, "ll"));
+	geo[11] = ti_ab_read_number(ti_jsonread_get(w, "mispredict"));
+	ti_ab_read_geometry(geo, out, len);
+}
+
 /* timeit --json (timeit/timeit.c format_json): {"runs": [run, ...]}, each
  * run one sample of the benchmark named after the file.  valgrind counts
  * the command once per file, after the measured runs: top-level
@@ -64,11 +107,14 @@ int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
 	char name[1024];
 	const struct ti_jsonread_value *runs = ti_jsonread_get(top, "runs");
 	const char *want = ti_ab_read_summary_key(metric);
-	const struct ti_jsonread_value *vg = ti_jsonread_get(ti_jsonread_get(top, "valgrind"),
-							     "instructions");
+	const struct ti_jsonread_value *valgrind = ti_jsonread_get(top, "valgrind");
+	const struct ti_jsonread_value *vg = ti_jsonread_get(valgrind, "instructions");
 	double vg_insn = ti_ab_read_number(vg);
-	bool per_file = strcmp(want, "valgrind-instructions") == 0;
+	double est = ti_ab_read_number(ti_jsonread_get(valgrind, "est_cycles"));
+	const char *field = valgrind_field(want);
 	int nruns = 0;
+	bool per_file = field != NULL;
+	char g[256];
 
 	ti_ab_bench_name(ti_ab_read_base_name(path), ".json", name, sizeof name, NULL);
 
@@ -101,6 +147,7 @@ int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
 			return ti_ab_read_negative(err, path, run->line, name, want, s.value);
 		s.insn = json_counter(run, "instructions");
 		s.vg_insn = vg_insn;
+		s.est_cycles = est;
 		s.flags = noise_flags(run);
 		s.failed = st->num != 0;
 		if (ti_ab_read_add_run(set, name, s, path) < 0)
@@ -108,12 +155,20 @@ int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
 	}
 	if (nruns == 0)
 		return ti_ab_read_error(err, path, runs->line, "no runs");
+	if (!isnan(est)) {
+		geometry(valgrind, g, sizeof g);
+		if (ti_ab_read_add_geometry(set, name, g) < 0)
+			return -ENOMEM;
+	}
 	if (per_file) {
+		const struct ti_jsonread_value *fv = ti_jsonread_get(valgrind, field);
 		struct ti_ab_sample s = ti_ab_read_sample();
-		s.value = s.vg_insn = vg_insn;
+		s.value = ti_ab_read_number(fv);
+		s.vg_insn = vg_insn;
+		s.est_cycles = est;
 		s.round = TI_AB_ROUND(in->pos, 0);
-		if (vg_insn < 0)
-			return ti_ab_read_negative(err, path, vg->line, name, want, vg_insn);
+		if (s.value < 0)
+			return ti_ab_read_negative(err, path, fv->line, name, want, s.value);
 		if (ti_ab_read_add_run(set, name, s, path) < 0)
 			return -ENOMEM;
 		return 1;

@@ -72,7 +72,7 @@ static struct ti_ab_bench *bench_get(struct ti_ab_set *set, const char *name)
 
 struct ti_ab_sample ti_ab_read_sample(void)
 {
-	return (struct ti_ab_sample){ .value = NAN, .insn = NAN, .vg_insn = NAN };
+	return (struct ti_ab_sample){ .value = NAN, .insn = NAN, .vg_insn = NAN, .est_cycles = NAN };
 }
 
 int ti_ab_read_add_run(struct ti_ab_set *set, const char *name, struct ti_ab_sample s,
@@ -102,6 +102,19 @@ int ti_ab_read_add_run(struct ti_ab_set *set, const char *name, struct ti_ab_sam
 	}
 	b->s[b->n++] = s;
 	return 0;
+}
+
+int ti_ab_read_add_geometry(struct ti_ab_set *set, const char *name, const char *geometry)
+{
+	struct ti_ab_bench *b = bench_get(set, name);
+
+	if (!b)
+		return -ENOMEM;
+	if (b->geometry) {
+		b->geometry_mixed |= strcmp(b->geometry, geometry) != 0;
+		return 0;
+	}
+	return (b->geometry = strdup(geometry)) ? 0 : -ENOMEM;
 }
 
 int ti_ab_read_add_hash(struct ti_ab_set *set, const char *name, const char *hash,
@@ -145,6 +158,7 @@ void ti_ab_set_free(struct ti_ab_set *set)
 		free(set->b[i].s);
 		free(set->b[i].failed_in);
 		free(set->b[i].hash);
+		free(set->b[i].geometry);
 	}
 	free(set->b);
 	memset(set, 0, sizeof *set);
@@ -271,6 +285,23 @@ static int read_file(const char *path, char **data, size_t *len, struct ti_ab_er
 
 /* The summary key a metric is read from: exec_time is what lit takes, the
  * user line (timeit(1), SUMMARY FILE). */
+void ti_ab_read_geometry(const double *geo, char *out, size_t len)
+{
+	static const char *const what[NGEO] = {
+		"I1=", ",", ",", " D1=", ",", ",", " LL=", ",", ",", " weights=", ",", ",",
+	};
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < NGEO && o < len; i++) {
+		int w = isnan(geo[i]) ? snprintf(out + o, len - o, "%s?", what[i])
+				      : snprintf(out + o, len - o, "%s%.0f", what[i], geo[i]);
+		if (w < 0)
+			break;
+		o += (size_t)w;
+	}
+}
+
 const char *ti_ab_read_summary_key(const char *metric)
 {
 	static const struct {

@@ -23,6 +23,7 @@ struct ti_ab_sample {
 	double value;		/* the chosen metric; NAN: the run lacks it */
 	double insn;		/* hardware instruction count, NAN: none */
 	double vg_insn;		/* valgrind's exact instruction count, NAN: none */
+	double est_cycles;	/* valgrind's estimated cycles (cache simulation), NAN: none */
 	uint64_t round;		/* TI_AB_ROUND */
 	unsigned flags;		/* timeit's noise-flags for the run (0: clean or unknown) */
 	bool failed;		/* a non-zero exit status, a failing lit code, a wrong output */
@@ -48,6 +49,8 @@ struct ti_ab_bench {
 	char *hash;		/* binary identity, or NULL */
 	enum ti_ab_hash_kind hash_kind;
 	bool hash_mixed;	/* runs reported different identities */
+	char *geometry;		/* the caches and weights valgrind-est-cycles came from */
+	bool geometry_mixed;	/* runs simulated different ones */
 };
 
 struct ti_ab_set {

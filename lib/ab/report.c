@@ -430,6 +430,7 @@ static void format_json(struct ti_buf *o, const struct ti_ab_result *res,
 		ti_json_string(&j, "time_verdict", r->time_v < TI_AB_VERDICTS
 				 ? ti_ab_verdict_name[r->time_v] : NULL);
 		ti_json_double(&j, "instructions_change", r->insn_change);
+		ti_json_double(&j, "est_cycles_change", r->est_change);
 		ti_json_bool(&j, "exact", r->exact);
 		ti_json_bool(&j, "gating", r->gating);
 		ti_json_string(&j, "note", r->note);

@@ -118,6 +118,33 @@ static double insn_median(const struct ti_ab_bench *b, bool vg, double *scratch)
 	return k ? ti_stats_median(scratch, k) : NAN;
 }
 
+/* Median estimated cycles of a side, NAN when no sample has them. */
+static double est_median(const struct ti_ab_bench *b, double *scratch)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < b->n; i++)
+		if (!b->s[i].failed && !isnan(b->s[i].est_cycles))
+			scratch[k++] = b->s[i].est_cycles;
+	return k ? ti_stats_median(scratch, k) : NAN;
+}
+
+/* valgrind's cache-simulation metrics: comparable only between runs that
+ * simulated the same caches with the same weights. */
+static bool cache_metric(const char *metric)
+{
+	return strcmp(metric, "valgrind-est-cycles") == 0 || strcmp(metric, "valgrind-i1-misses") == 0 ||
+	       strcmp(metric, "valgrind-d1-misses") == 0 || strcmp(metric, "valgrind-ll-misses") == 0 ||
+	       strcmp(metric, "valgrind-mispredicts") == 0;
+}
+
+/* The two sides of R simulated the same caches. */
+static bool same_geometry(const struct ti_ab_row *r)
+{
+	return r->a->geometry && r->b->geometry && !r->a->geometry_mixed && !r->b->geometry_mixed &&
+	       strcmp(r->a->geometry, r->b->geometry) == 0;
+}
+
 /* Instruction counts and binary identity: facts about the code, noted
  * beside the time verdict (equal counts are not the same code: loop
  * order, layout and vector width change time at an equal count). */
@@ -136,6 +163,9 @@ static void classify_code(struct ti_ab_row *r, double *scratch)
 	}
 	if (!isnan(ia) && !isnan(ib) && ia > 0)
 		r->insn_change = ib / ia - 1;
+	double ea = est_median(a, scratch), eb = est_median(b, scratch);
+	if (!isnan(ea) && !isnan(eb) && ea > 0 && same_geometry(r))
+		r->est_change = eb / ea - 1;
 }
 
 /* Every usable sample of both sides has one and the same value. */
@@ -327,6 +357,18 @@ static int measure_row(struct ti_ab_row *r, const struct ti_ab_config *c, double
 		NOTE(r, "%zu of %zu runs on A failed (%s)", a->failures, a->n, a->failed_in);
 	if (b->failures)
 		NOTE(r, "%zu of %zu runs on B failed (%s)", b->failures, b->n, b->failed_in);
+	if (cache_metric(c->metric) && !same_geometry(r)) {
+		r->v = TI_AB_MISSING;
+		r->n_a = a->ok;
+		r->n_b = b->ok;
+		if (a->geometry_mixed || b->geometry_mixed)
+			REASON(r, "the runs of %s simulated different caches: not comparable",
+			       a->geometry_mixed ? "A" : "B");
+		else
+			REASON(r, "cache geometries differ (A: %s; B: %s): not comparable",
+			       a->geometry ? a->geometry : "none", b->geometry ? b->geometry : "none");
+		return 0;
+	}
 	r->n_a = m;
 	r->n_b = n;
 	if (m == 0 || n == 0) {
@@ -544,6 +586,19 @@ static void annotate(struct ti_ab_row *r, const struct ti_ab_config *c, struct t
 	/* With the count as the metric the change says it all. */
 	if (strstr(c->metric, "instructions"))
 		r->insn_change = NAN, same_count = false;
+	if (cache_metric(c->metric))
+		r->est_change = NAN;
+	/* The simulated cost beside the time: a time change the cost does
+	 * not show is labelled as such. */
+	if (!isnan(r->est_change)) {
+		bool est_same = fabs(r->est_change) <= SAME_COUNT_TOLERANCE;
+		if (est_same && (r->v == TI_AB_IMPROVED || r->v == TI_AB_REGRESSED))
+			NOTE(r, "time changed, est. cycles unchanged");
+		else if (est_same)
+			NOTE(r, "est. cycles unchanged");
+		else
+			NOTE(r, "est. cycles %+.2f%%", 100 * r->est_change);
+	}
 
 	if (r->code == TI_AB_CODE_SAME) {
 		res->same_binary++;
@@ -612,7 +667,7 @@ static void init_row(struct ti_ab_row *r)
 	memset(r, 0, sizeof *r);
 	r->med_a = r->med_b = r->est = r->lo = r->hi = r->eq_lo = r->eq_hi = NAN;
 	r->p = r->p_adj = r->floor = r->spread_a = r->spread_b = r->level = NAN;
-	r->insn_change = NAN;
+	r->insn_change = r->est_change = NAN;
 	r->time_v = TI_AB_VERDICTS;
 }
 

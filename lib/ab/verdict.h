@@ -106,6 +106,7 @@ struct ti_ab_row {
 	double floor;		/* ln noise floor from an A/A pair, NAN: none */
 	enum ti_ab_code code;
 	double insn_change;	/* relative instruction count change, NAN: unknown */
+	double est_change;	/* relative change of valgrind's est. cycles, NAN: unknown */
 	bool exact;		/* an exact count without spread: compared, not tested */
 	bool gating;		/* sets exit status 1 */
 	enum ti_ab_verdict time_v;	/* same binary: what the times alone said */

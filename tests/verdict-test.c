@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* verdict-test.c: the verdict model of lib/ab/verdict.c from a table:
+ * each row gives both sides' samples of one benchmark and the verdict,
+ * the start of its reason, pairing and decidability it must get (TAP;
+ * a failure names the row's line).  Then the cases a table cannot hold:
+ * the equivalence interval against values computed by hand, the gate at
+ * its edge, failures, identity, --looks and the geometric mean. */
+#include "config.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "read.h"
+#include "tap.h"
+#include "verdict.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define MAXS 24
+#define Z (-2.0)		/* a value of 0 in a list that 0 ends */
+
+/* One benchmark: the samples of each side (0 ends a list, -1 is a failed
+ * run, Z a value of 0), in rounds 1, 2, ... */
+struct bench {
+	double a[MAXS], b[MAXS];
+	unsigned flags;		/* noise flags of every run */
+	const char *hash_a, *hash_b;
+	double insn_a, insn_b;
+	const char *geometry;	/* the caches both sides simulated */
+};
+
+static size_t count(const double *v)
+{
+	size_t n = 0;
+	while (n < MAXS && v[n] != 0)
+		n++;
+	return n;
+}
+
+static void side(struct ti_ab_set *set, const char *name, const double *v, unsigned flags,
+		 const char *hash, double insn, const char *geometry)
+{
+	struct ti_ab_bench *b;
+	size_t n = count(v);
+
+	set->b = realloc(set->b, (set->n + 1) * sizeof *set->b);
+	b = &set->b[set->n++];
+	memset(b, 0, sizeof *b);
+	b->name = strdup(name);
+	b->s = calloc(n ? n : 1, sizeof *b->s);
+	b->n = b->cap = n;
+	for (size_t i = 0; i < n; i++) {
+		struct ti_ab_sample *s = &b->s[i];
+		s->round = TI_AB_ROUND(1, i + 1);
+		s->failed = v[i] == -1;
+		s->value = v[i] == -1 ? NAN : v[i] == Z ? 0 : v[i];
+		s->insn = NAN;
+		s->vg_insn = insn > 0 ? insn : NAN;
+		s->flags = flags;
+		if (s->failed) {
+			b->failures++;
+			if (!b->failed_in)
+				b->failed_in = strdup("here");
+		} else {
+			b->ok++;
+			b->flagged += flags != 0;
+		}
+	}
+	if (hash) {
+		b->hash = strdup(hash);
+		b->hash_kind = TI_AB_HASH_FILE;
+	}
+	if (geometry)
+		b->geometry = strdup(geometry);
+}
+
+/* Compare one benchmark under C; R's row 0 is it. */
+static int run(const struct bench *x, const struct ti_ab_config *c, struct ti_ab_result *r)
+{
+	struct ti_ab_set a = { 0 }, b = { 0 };
+	int rc;
+
+	side(&a, "x", x->a, x->flags, x->hash_a, x->insn_a, x->geometry);
+	side(&b, "x", x->b, x->flags, x->hash_b, x->insn_b, x->geometry);
+	rc = ti_ab_verdict_run(c, &a, &b, NULL, NULL, r);
+	ti_ab_set_free(&a);
+	ti_ab_set_free(&b);
+	return rc;
+}
+
+
+static void test_table(void)
+{
+	static const struct {
+		int line;
+		struct bench x;
+		const char *metric;
+		enum ti_ab_pairing pairing;
+		enum ti_ab_verdict v;
+		const char *reason;	/* the start of the reason */
+		bool paired, decidable;
+	} rows[] = {
+		/* 10 rounds, B 10 % slower in every one: a regression. */
+		{ __LINE__, { .a = { 1.00, 1.01, 0.99, 1.02, 1.00, 0.98, 1.01, 1.00, 0.99, 1.02 },
+			      .b = { 1.10, 1.11, 1.09, 1.12, 1.10, 1.08, 1.11, 1.10, 1.09, 1.12 } },
+		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "significant, +10.00% beyond", true, false },
+		{ __LINE__, { .a = { 1.10, 1.11, 1.09, 1.12, 1.10, 1.08, 1.11, 1.10, 1.09, 1.12 },
+			      .b = { 1.00, 1.01, 0.99, 1.02, 1.00, 0.98, 1.01, 1.00, 0.99, 1.02 } },
+		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_IMPROVED, "significant, -9.09% beyond", true, false },
+		/* The same values in other rounds: not paired (the rounds do
+		 * not move together), Mann-Whitney finds it. */
+		{ __LINE__, { .a = { 1.00, 1.01, 0.99, 1.02, 1.00, 0.98, 1.01, 1.00, 0.99, 1.02 },
+			      .b = { 1.12, 1.08, 1.10, 1.09, 1.11, 1.12, 1.10, 1.09, 1.11, 1.10 } },
+		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "significant", false, false },
+		/* Tiny noise, no change: shown within the gate. */
+		{ __LINE__, { .a = { 1.000, 1.001, 0.999, 1.000, 1.001, 0.999, 1.000, 1.001 },
+			      .b = { 1.001, 1.000, 1.000, 0.999, 1.000, 1.001, 0.999, 1.000 } },
+		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNCHANGED, "equivalent: 90% interval", false, false },
+		/* 3 % noise, no change, 8 rounds: neither shown. */
+		{ __LINE__, { .a = { 1.00, 1.03, 0.97, 1.02, 0.98, 1.04, 0.96, 1.01 },
+			      .b = { 0.99, 1.04, 0.98, 0.97, 1.03, 1.00, 1.02, 0.97 } },
+		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNDECIDED, "spread larger than the change", false, true },
+		/* Significant, +0.5 %, shown within +-1 %: unchanged, noted. */
+		{ __LINE__, { .a = { 1.000, 1.001, 0.999, 1.000, 1.001, 0.999, 1.000, 1.001, 1.000, 0.999 },
+			      .b = { 1.005, 1.006, 1.004, 1.005, 1.006, 1.004, 1.005, 1.006, 1.005, 1.004 } },
+		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNCHANGED, "equivalent", true, false },
+		/* Every sample equal, and every round equal. */
+		{ __LINE__, { .a = { 2, 2, 2 }, .b = { 2, 2, 2 } }, "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNCHANGED,
+		  "every sample equal", false, false },
+		{ __LINE__, { .a = { 2, 3, 4 }, .b = { 2, 3, 4 } }, "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNCHANGED,
+		  "every round equal on both sides", true, false },
+		/* One sample a side: no test. */
+		{ __LINE__, { .a = { 1.0 }, .b = { 1.2 } }, "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNDECIDED,
+		  "n=1/1: too few samples for a test", false, true },
+		/* 2 + 2: no p can be below 1/3. */
+		{ __LINE__, { .a = { 1.0, 1.1 }, .b = { 2.0, 2.1 } }, "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNDECIDED,
+		  "too few samples: 2 + 2 samples cannot reach p 0.05", false, true },
+		/* 5 pairs cannot reach 0.05 (1/16): paired on request, undecided. */
+		{ __LINE__, { .a = { 1.0, 1.1, 1.2, 1.3, 1.4 }, .b = { 2.0, 2.1, 2.2, 2.3, 2.4 } }, "exec_time",
+		  TI_AB_PAIR_ALWAYS, TI_AB_UNDECIDED, "too few samples: 5 pairs cannot reach", true, true },
+		/* ... and compared unpaired by default, where 5 + 5 can. */
+		{ __LINE__, { .a = { 1.0, 1.1, 1.2, 1.3, 1.4 }, .b = { 2.0, 2.1, 2.2, 2.3, 2.4 } }, "exec_time",
+		  TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "significant", false, false },
+		/* A time of 0: no ratio; more samples cannot help. */
+		{ __LINE__, { .a = { Z, Z, Z }, .b = { 0.0001, 0.0001, Z } }, "exec_time", TI_AB_PAIR_AUTO,
+		  TI_AB_UNDECIDED, "values <= 0: no ratio, no test", false, false },
+		/* valgrind's counts, constant on each side: exact. */
+		{ __LINE__, { .a = { 1000, 1000, 1000 }, .b = { 1020, 1020, 1020 } }, "valgrind-instructions",
+		  TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "exact count, +2.00% beyond", false, false },
+		{ __LINE__, { .a = { 1000, 1000 }, .b = { 1005, 1005 }, .geometry = "g" }, "valgrind-est-cycles",
+		  TI_AB_PAIR_AUTO,
+		  TI_AB_UNCHANGED, "exact count, +0.50% within", false, false },
+		/* Estimated cycles of other caches are not compared. */
+		{ __LINE__, { .a = { 1000, 1000 }, .b = { 1005, 1005 } }, "valgrind-est-cycles",
+		  TI_AB_PAIR_AUTO, TI_AB_MISSING, "cache geometries differ", false, false },
+		/* Failed runs: compared on the rest; every run failed: failed. */
+		{ __LINE__, { .a = { 1.00, 1.01, -1, 1.02, 1.00, 0.98, 1.01, 1.00, 0.99, 1.02 },
+			      .b = { 1.50, 1.51, 1.49, 1.52, 1.50, 1.48, 1.51, 1.50, 1.49, 1.52 } },
+		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "significant", true, false },
+		{ __LINE__, { .a = { -1, -1 }, .b = { 1, 1 } }, "exec_time", TI_AB_PAIR_AUTO, TI_AB_FAILED,
+		  "every run on A failed", false, false },
+		/* The same binary whatever the times; a different one with the
+		 * same count keeps its time verdict. */
+		{ __LINE__, { .a = { 1.00, 1.01, 0.99, 1.02, 1.00, 0.98, 1.01, 1.00, 0.99, 1.02 },
+			      .b = { 1.30, 1.31, 1.29, 1.32, 1.30, 1.28, 1.31, 1.30, 1.29, 1.32 }, .hash_a = "h", .hash_b = "h" },
+		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNCHANGED, "same binary: the difference is the machine's",
+		  true, false },
+		/* Every sample flagged and dropped. */
+		{ __LINE__, { .a = { 1.0, 1.1, 1.2 }, .b = { 1.0, 1.1, 1.3 }, .flags = 2 }, "exec_time", TI_AB_PAIR_AUTO,
+		  TI_AB_UNDECIDED, "every sample on A and B flagged and dropped", false, true },
+	};
+
+	for (size_t i = 0; i < N(rows); i++) {
+		struct ti_ab_config c;
+		struct ti_ab_result r;
+		ti_ab_config_init(&c);
+		c.metric = rows[i].metric;
+		c.pairing = rows[i].pairing;
+		c.drop_flagged = rows[i].x.flags != 0;
+		if (run(&rows[i].x, &c, &r) < 0) {
+			tap_ok(false, rows[i].line, "verdict_run failed");
+			continue;
+		}
+		const struct ti_ab_row *x = &r.rows[0];
+		tap_ok(r.n == 1 && x->v == rows[i].v &&
+		       strncmp(x->reason, rows[i].reason, strlen(rows[i].reason)) == 0 &&
+		       x->paired == rows[i].paired && x->decidable == rows[i].decidable,
+		       rows[i].line, "%s (%s), paired %d, decidable %d", ti_ab_verdict_name[x->v],
+		       x->reason, x->paired, x->decidable);
+		ti_ab_result_free(&r);
+	}
+}
+
+/* The equivalence interval is Tukey's at 1 - 2 alpha: for these 10
+ * log-ratios the 90 % interval is the 11th smallest and largest of the
+ * 55 Walsh averages (K from the exact null of T+; computed by enumerating
+ * the averages by hand): 0.001 .. 0.0055; the 95 % one (K = 9) 0.001 ..
+ * 0.006; the centre 0.0035. */
+static void test_equivalence(void)
+{
+	static const double d[] = { 0.004, -0.002, 0.006, 0.001, 0.008,
+				    0.003, -0.001, 0.005, 0.002, 0.007 };
+	struct bench x = { .flags = 0 };
+	struct ti_ab_config c;
+	struct ti_ab_result r;
+
+	for (size_t i = 0; i < N(d); i++) {
+		x.a[i] = 1 + 0.1 * (double)i;	/* rounds that move together */
+		x.b[i] = x.a[i] * exp(d[i]);
+	}
+	ti_ab_config_init(&c);
+	c.pairing = TI_AB_PAIR_ALWAYS;
+	run(&x, &c, &r);
+	const struct ti_ab_row *w = &r.rows[0];
+	TAP_OK(fabs(w->eq_lo - 0.001) < 1e-12 && fabs(w->eq_hi - 0.0055) < 1e-12 &&
+	       fabs(w->lo - 0.001) < 1e-12 && fabs(w->hi - 0.006) < 1e-12 &&
+	       fabs(w->est - 0.0035) < 1e-12 && w->v == TI_AB_UNCHANGED,
+	       "equivalence interval %.6g..%.6g, interval %.6g..%.6g, centre %.6g: %s", w->eq_lo,
+	       w->eq_hi, w->lo, w->hi, w->est, ti_ab_verdict_name[w->v]);
+	ti_ab_result_free(&r);
+	/* A gate of 0.5 % no longer holds 0.0055 (+0.55 %): undecided. */
+	c.min_change = 0.5;
+	run(&x, &c, &r);
+	TAP_OK(r.rows[0].v == TI_AB_UNDECIDED, "gate 0.5 %%: %s (%s)",
+	       ti_ab_verdict_name[r.rows[0].v], r.rows[0].reason);
+	ti_ab_result_free(&r);
+	/* --looks 2: the tests at alpha / 2, the intervals wider. */
+	c.min_change = 1;
+	c.looks = 2;
+	run(&x, &c, &r);
+	TAP_OK(r.alpha_look == 0.025 && r.rows[0].eq_lo <= 0.001 + 1e-12 &&
+	       r.rows[0].eq_hi >= 0.0055 - 1e-12,
+	       "--looks 2: alpha %g, interval %g..%g", r.alpha_look, r.rows[0].eq_lo,
+	       r.rows[0].eq_hi);
+	ti_ab_result_free(&r);
+}
+
+/* Many benchmarks at once: the adjustment, the geometric mean and the
+ * pairing decision of the suite. */
+static void test_suite(void)
+{
+	struct ti_ab_set a = { 0 }, b = { 0 };
+	struct ti_ab_config c;
+	struct ti_ab_result r;
+	char name[16];
+
+	for (int k = 0; k < 40; k++) {
+		double va[MAXS] = { 0 }, vb[MAXS] = { 0 };
+		for (int i = 0; i < 10; i++) {
+			/* A load per round shared by both sides; B 5 % slower
+			 * in the first 5 benchmarks. */
+			double load = 1 + 0.2 * sin(7.0 * k + 3.0 * i);
+			va[i] = load * (1 + 0.002 * cos(5.0 * i + k));
+			vb[i] = load * (1 + 0.002 * sin(3.0 * i + k)) * (k < 5 ? 1.05 : 1);
+		}
+		snprintf(name, sizeof name, "b%02d", k);
+		side(&a, name, va, 0, NULL, 0, NULL);
+		side(&b, name, vb, 0, NULL, 0, NULL);
+	}
+	ti_ab_config_init(&c);
+	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
+	size_t regressed = 0, unchanged = 0;
+	for (size_t i = 0; i < r.n; i++) {
+		regressed += r.rows[i].v == TI_AB_REGRESSED && i < 5;
+		unchanged += r.rows[i].v == TI_AB_UNCHANGED && i >= 5;
+	}
+	TAP_OK(r.pair && r.pair_corr > 0.9 && regressed == 5 && unchanged == 35 && r.regressed,
+	       "a shared load: paired (correlation %.2f), %zu regressed, %zu unchanged", r.pair_corr,
+	       regressed, unchanged);
+	/* Geometric mean: 5 of 40 at +5 %, t over 40 log-ratios. */
+	TAP_OK(r.geomean.n == 40 && fabs(r.geomean.ratio - pow(1.05, 5.0 / 40)) < 0.002 &&
+	       r.geomean.lo < r.geomean.ratio && r.geomean.ratio < r.geomean.hi &&
+	       strcmp(r.geomean.method, "t") == 0,
+	       "geometric mean %.4f (%.4f..%.4f, %s)", r.geomean.ratio, r.geomean.lo, r.geomean.hi,
+	       r.geomean.method);
+	ti_ab_result_free(&r);
+	/* Holm cannot pass 10 pairs over 40 benchmarks (p >= 1/512 > 0.05/40). */
+	c.adjust = TI_STATS_ADJUST_HOLM;
+	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
+	TAP_OK(!r.regressed && r.nnotes > 0 && strstr(r.notes[0], "Holm"),
+	       "Holm over 40 with 10 pairs: %s", r.nnotes ? r.notes[0] : "no note");
+	ti_ab_result_free(&r);
+	/* Unpaired, the load hides the change. */
+	c.adjust = TI_STATS_ADJUST_BH;
+	c.pairing = TI_AB_PAIR_NEVER;
+	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
+	TAP_OK(!r.pair && !r.regressed, "unpaired under the load: nothing found");
+	ti_ab_result_free(&r);
+	ti_ab_set_free(&a);
+	ti_ab_set_free(&b);
+}
+
+int main(void)
+{
+	test_table();
+	test_equivalence();
+	test_suite();
+	return tap_done();
+}
