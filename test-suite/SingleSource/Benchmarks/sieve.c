@@ -23,6 +23,10 @@ int main(int argc, char **argv)
 				continue;
 			count++;
 			largest = i;
+			/* From i * i, when that is within n: past 46340 the
+			 * square overflows a 32-bit long. */
+			if (i > n / i)
+				continue;
 			for (long j = i * i; j <= n; j += i)
 				composite[j] = 1;
 		}
