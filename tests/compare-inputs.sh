@@ -166,7 +166,7 @@ grep -q '^w,1,1,.*,regressed,no,,.*1 of 2 runs on B failed (vgf/w.json)' vgf.csv
 # The same from files timeit itself wrote with --count-instructions=valgrind
 # (summaries and --json of a --repeat run set): the same binary and work is
 # "same", other work "changed".
-if command -v valgrind >/dev/null 2>&1; then
+if valgrind_runs; then
 	W=$top_builddir/tests/vgcount-work
 	mkdir vsa vsb vja vjb
 	for side in a b; do

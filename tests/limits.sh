@@ -7,9 +7,16 @@
 
 # limit OPTION AUXNAME PROCNAME N: with --limit-OPTION N the command sees a
 # soft limit of N (timeit-aux), and soft = hard = N in /proc/self/limits
-# (row PROCNAME).
+# (row PROCNAME).  A limit the system does not take from a program at all
+# (qemu-user keeps RLIMIT_STACK and RLIMIT_DATA for itself) is not tested:
+# the test skips at the end, naming it.
+untested=
 limit() {
 	l_opt=$1 l_row=$3 l_n=$4
+	if [ "$("$AUX" setlimit "$2" "$l_n" limit "$2" 2>/dev/null)" != "$l_n" ]; then
+		untested="$untested --limit-$l_opt"
+		return 0
+	fi
 	expect_status 0 "$TIMEIT" --summary s "--limit-$l_opt" "$l_n" "$AUX" limit "$2" >out
 	[ "$(cat out)" = "$l_n" ] || fail "--limit-$l_opt $l_n: the command's soft limit is '$(cat out)'"
 	if [ -r /proc/self/limits ]; then
@@ -67,8 +74,13 @@ fi
 
 # The limits bind: RLIMIT_DATA covers malloc's mmap (Linux >= 4.7), so
 # 64 MiB cannot be had under 32 MiB (timeit-aux exits 98).
-expect_status 98 "$TIMEIT" --summary s --limit-data-size 33554432 "$AUX" alloc 64
-expect_status 0 "$TIMEIT" --summary s --limit-data-size 1073741824 "$AUX" alloc 64
+case " $untested " in
+*" --limit-data-size "*) ;;
+*)
+	expect_status 98 "$TIMEIT" --summary s --limit-data-size 33554432 "$AUX" alloc 64
+	expect_status 0 "$TIMEIT" --summary s --limit-data-size 1073741824 "$AUX" alloc 64
+	;;
+esac
 # RLIMIT_FSIZE 0 kills the command on its first write with SIGXFSZ, while
 # timeit, not limited, still writes its summary.
 set +e
@@ -78,4 +90,5 @@ set -e
 [ "$got" -gt 128 ] || fail "writing past --limit-file-size 0: status $got"
 grep -q '^timeit: error: child terminated by signal ' err || fail "SIGXFSZ: stderr is '$(cat err)'"
 [ "$(sed -n 1p s)" = "exit $got" ] || fail "--limit-file-size 0 limited timeit's summary too"
+[ -z "$untested" ] || skip "this system ignores a program's setrlimit (an emulator's own limits):$untested"
 exit 0

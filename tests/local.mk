@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # tests/: make check.  C unit tests speak TAP; shell tests use exit status
-# (0 pass, 77 skip, 99 hard error).
+# (0 pass, 77 skip, 99 hard error).  CC and, in a cross build, STRIP are
+# the target's, for the programs the tests build (the bundled suite).
 TEST_EXTENSIONS = .sh
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 SH_LOG_DRIVER = $(SHELL) $(top_srcdir)/build-aux/test-driver
@@ -13,6 +14,7 @@ AM_TESTS_ENVIRONMENT = \
 	VALGRIND='$(VALGRIND)'; export VALGRIND; \
 	PERF='$(PERF)'; export PERF; \
 	CC='$(CC)'; export CC; \
+	if test -n '$(STRIP)'; then STRIP='$(STRIP)'; export STRIP; fi; \
 	AR='$(AR)'; export AR; ARFLAGS='$(ARFLAGS)'; export ARFLAGS; \
 	PACKAGE_VERSION='$(PACKAGE_VERSION)'; export PACKAGE_VERSION; \
 	PACKAGE_BUGREPORT='$(PACKAGE_BUGREPORT)'; export PACKAGE_BUGREPORT; \

@@ -81,7 +81,7 @@ command -v jq >/dev/null 2>&1 || skip "jq is not installed: the JSON schema was 
 "$TIMEIT" -q --json j4 -e cycles "$AUX" exit 0 2>/dev/null || fail "cycles run"
 # With valgrind, a cache-simulated count's object too.
 : > j5
-if command -v valgrind >/dev/null 2>&1; then
+if valgrind_runs; then
 	"$TIMEIT" --json j5 --count-instructions=valgrind-cache "$AUX" exit 0 2>/dev/null ||
 		fail "valgrind-cache run"
 	jq -e '.valgrind.caches.LL.size' j5 > /dev/null || fail "no cache geometry in j5"

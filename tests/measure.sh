@@ -70,9 +70,16 @@ fi
 rusage_counts s
 
 # sys: time in system calls, from wait4.
+# Under an emulator the command's system calls are mostly the emulator's
+# user time (qemu-user translates each one): the split is not checked.
+untested=
 expect_status 0 "$TIMEIT" --summary s "$AUX" sys 200
 sys=$(value s sys)
-in_range "$sys" 0.05 3 || fail "sys 200: sys is $sys"
+if emulated; then
+	untested="the user/sys split (the programs run under an emulator)"
+else
+	in_range "$sys" 0.05 3 || fail "sys 200: sys is $sys"
+fi
 
 # The command's children count (perf inherit=1, wait4 of the child after
 # it waited for them): 4 x 50 ms.
@@ -207,4 +214,5 @@ jq -e --arg a "q\"b\\s${tab}t${nl}n$(printf '\001')é" '.command[2] == $a' j.jso
 # --json /dev/stdout prints it.
 "$TIMEIT" --json /dev/stdout "$AUX" exit 0 2>/dev/null | jq -e '.status == 0' >/dev/null ||
 	fail "--json /dev/stdout"
+[ -z "$untested" ] || skip "everything else checked; not $untested"
 exit 0

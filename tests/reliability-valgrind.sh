@@ -8,8 +8,10 @@
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 if [ -z "${VALGRIND:-}" ] || ! command -v "$VALGRIND" > /dev/null 2>&1; then
-	skip "valgrind not found (configure looks for it)"
+	skip "valgrind not found (configure looks for it; for a cross build, HOST-valgrind)"
 fi
+"$VALGRIND" --tool=none -q "$AUX" exit 0 > /dev/null 2>&1 ||
+	skip "$VALGRIND cannot run the programs built here"
 # A sanitizer build has its own checks and cannot run under valgrind.
 if grep -q -e __asan_init -e __ubsan_handle "$TIMEIT"; then
 	skip "timeit is built with a sanitizer; valgrind cannot run it"

@@ -17,16 +17,21 @@
  *   sigstate      print "mask N ignored N": blocked and ignored signals
  *   pgrp          print "pgid==pid" when it leads its process group
  *   limit NAME    print the soft limit NAME (cpu, core, nofile, ...)
+ *   setlimit NAME N  set the soft and hard limit NAME to N (for a probe)
+ *   strerror NAME print the C library's text for errno NAME (ENOSYS, ...)
+ *   machine       print the machine uname(2) reports (an emulator's own)
  *   pidfile PATH  write the pid to PATH
  *   ignore S      ignore signal S
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,6 +73,17 @@ static const struct { const char *name; int res; } limits[] = {
 	{ "cpu", RLIMIT_CPU }, { "stack", RLIMIT_STACK }, { "data", RLIMIT_DATA },
 	{ "rss", RLIMIT_RSS }, { "fsize", RLIMIT_FSIZE }, { "core", RLIMIT_CORE },
 	{ "nofile", RLIMIT_NOFILE }, { "nproc", RLIMIT_NPROC },
+};
+
+/* The errno values whose texts the tests compare with what timeit says
+ * (each C library words them its own way: musl's EMFILE is "No file
+ * descriptors available"). */
+static const struct { const char *name; int err; } errnos[] = {
+	{ "ENOENT", ENOENT }, { "EACCES", EACCES }, { "EPERM", EPERM },
+	{ "ENOTDIR", ENOTDIR }, { "EISDIR", EISDIR }, { "ENOSPC", ENOSPC },
+	{ "EMFILE", EMFILE }, { "ENOSYS", ENOSYS }, { "EINVAL", EINVAL },
+	{ "ENOEXEC", ENOEXEC }, { "ENOTSUP", ENOTSUP }, { "EEXIST", EEXIST },
+	{ "EROFS", EROFS }, { "ENOTEMPTY", ENOTEMPTY }, { "ELOOP", ELOOP },
 };
 
 static const char *need(int argc, char **argv, int i)
@@ -172,6 +188,26 @@ int main(int argc, char **argv)
 					else
 						printf("%llu\n", (unsigned long long)rl.rlim_cur);
 				}
+		} else if (!strcmp(a, "setlimit")) {
+			const char *n = need(argc, argv, ++i);
+			struct rlimit rl;
+			rl.rlim_cur = rl.rlim_max = (rlim_t)strtoull(need(argc, argv, ++i), NULL, 10);
+			for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++)
+				if (!strcmp(n, limits[k].name) && setrlimit(limits[k].res, &rl) < 0)
+					exit(98);
+		} else if (!strcmp(a, "strerror")) {
+			const char *n = need(argc, argv, ++i);
+			size_t k = 0;
+			while (k < sizeof errnos / sizeof errnos[0] && strcmp(n, errnos[k].name))
+				k++;
+			if (k == sizeof errnos / sizeof errnos[0])
+				exit(98);
+			printf("%s\n", strerror(errnos[k].err));
+		} else if (!strcmp(a, "machine")) {
+			struct utsname u;
+			if (uname(&u) < 0)
+				exit(98);
+			printf("%s\n", u.machine);
 		} else if (!strcmp(a, "pidfile")) {
 			FILE *f = fopen(need(argc, argv, ++i), "w");
 			if (!f)

@@ -7,7 +7,7 @@
 # (same instructions, other memory walk) differs in cost.
 . "$top_srcdir/tests/setup"
 
-command -v valgrind >/dev/null 2>&1 || skip "valgrind is not installed"
+valgrind_runs || skip "no valgrind that runs the programs built here (not installed, or a cross build)"
 
 W="$top_builddir/tests/vgcount-work"
 : "${CC:=cc}"

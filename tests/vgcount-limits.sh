@@ -139,7 +139,7 @@ grep -q "^timeit: warning: --count-instructions: the command ended differently u
 
 # 6. With a real valgrind: a command whose run under valgrind needs more
 # CPU time than --limit-cpu allows gets a warning that says so.
-if command -v valgrind > /dev/null 2>&1; then
+if valgrind_runs; then
 	# About 0.2 s of work natively, several seconds under valgrind.
 	expect_status 0 "$TIMEIT" --summary s --limit-cpu 1 --count-instructions=valgrind \
 		"$top_builddir/tests/vgcount-work" work 2000000 2>err

@@ -4,7 +4,7 @@
 # process tree, from an extra run that leaves the measured run alone.
 . "$top_srcdir/tests/setup"
 
-command -v valgrind >/dev/null 2>&1 || skip "valgrind is not installed"
+valgrind_runs || skip "no valgrind that runs the programs built here (not installed, or a cross build)"
 
 W="$top_builddir/tests/vgcount-work"
 
