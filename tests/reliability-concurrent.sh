@@ -28,7 +28,10 @@ while [ "$i" -le 32 ]; do
 	in_range "$(awk -v u="$u" -v s="$sy" 'BEGIN { print u + s }')" 0.015 1 ||
 		fail "run $i: user $u + sys $sy"
 	rss=$(summary_value "s$i" maxrss)
-	[ "$rss" -ge $((i * 1048576)) ] || fail "run $i: maxrss $rss below $i MiB"
+	# The kernel's RSS counts are per-CPU and batched (percpu_counter): a
+	# few dozen pages short at times, which a program adding hardly
+	# anything to its i MiB (static musl) shows.
+	[ "$rss" -ge $((i * 1048576 - 524288)) ] || fail "run $i: maxrss $rss below $i MiB"
 	[ "$rss" -le $(((i + 64) * 1048576)) ] || fail "run $i: maxrss $rss: another run's?"
 	i=$((i + 1))
 done

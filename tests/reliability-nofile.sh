@@ -9,8 +9,8 @@
 # How many descriptors the harness passes on is not known here, so the
 # limit is raised one by one from far too low until timeit runs.  At every
 # limit timeit either measures (exit 0, complete summary) or says why it
-# cannot (status 1 when a result file cannot be created, else 66; "Too
-# many open files") without running the command.
+# cannot (status 1 when a result file cannot be created, else 66; EMFILE's
+# text) without running the command.
 # The redirections stay outside the subshell: dash saves descriptors above
 # 9 for a redirected command, which the limit forbids.
 events=page-faults,context-switches,task-clock
@@ -18,6 +18,9 @@ events=page-faults,context-switches,task-clock
 "$TIMEIT" --json j -e "$events" "$AUX" exit 0 2> /dev/null
 counters=yes
 grep -q '"source": "rusage"' j && counters=no
+# EMFILE in the C library's words (glibc: "Too many open files", musl: "No
+# file descriptors available").
+emfile=$(errno_text EMFILE)
 n=4
 first=
 fellback=
@@ -43,7 +46,7 @@ while [ "$n" -le 64 ]; do
 		# and a note says why.
 		if [ "$counters" = yes ] && grep -q '"source": "rusage"' j; then
 			grep -q '^task-clock' s && fail "ulimit -n $n: task-clock in the summary"
-			grep -q 'Too many open files' err ||
+			grep -qF "$emfile" err ||
 				fail "ulimit -n $n: fell back without a note: $(cat err)"
 			fellback=${fellback:-$n}
 		fi
@@ -51,7 +54,7 @@ while [ "$n" -le 64 ]; do
 	1 | 66)
 		[ -z "$first" ] || fail "ulimit -n $n fails although $first worked: $(cat err)"
 		[ ! -s out ] || fail "ulimit -n $n: failed after running the command"
-		grep -q 'Too many open files' err || fail "ulimit -n $n: unclear error: $(cat err)"
+		grep -qF "$emfile" err || fail "ulimit -n $n: unclear error: $(cat err)"
 		[ "$(cat s)" = previous ] || fail "ulimit -n $n: previous summary changed"
 		;;
 	*)
