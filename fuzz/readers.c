@@ -2,15 +2,18 @@
 /* fuzz/readers.c: libFuzzer target for timeit-compare's result readers
  * (ti_ab_read): timeit summaries, timeit --json, lit and LNT JSON, and
  * the verdict model and reports on what they read (the set against
- * itself).  The input becomes a file (in memory, memfd_create(2)); its
- * first byte picks the metric asked for. */
+ * itself).  The input becomes a file (in memory with memfd_create(2)
+ * where the system has it, else a temporary file); its first byte picks
+ * the metric asked for. */
 #include "config.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <unistd.h>
+#ifdef HAVE_MEMFD_CREATE
+#include <sys/mman.h>
+#endif
 
 #include "read.h"
 #include "report.h"
@@ -27,17 +30,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct ti_ab_set set = { 0 };
 	struct ti_ab_error err;
-	char path[64];
+	char path[512];
 	const char *metric = metrics[size ? data[0] % (sizeof metrics / sizeof metrics[0]) : 0];
+#ifdef HAVE_MEMFD_CREATE
 	int fd = memfd_create("timeit-fuzz.time", MFD_CLOEXEC);
 
-	if (fd < 0)
-		return 0;
-	if (size > 1 && write(fd, data + 1, size - 1) != (ssize_t)(size - 1)) {
-		close(fd);
-		return 0;
-	}
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+#else
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	snprintf(path, sizeof path, "%s/timeit-fuzz.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+#endif
+	/* An input that could not be made is no input tested: stop loudly. */
+	if (fd < 0 || (size > 1 && write(fd, data + 1, size - 1) != (ssize_t)(size - 1)))
+		abort();
 	if (ti_ab_read(&set, path, metric, 1, &err) >= 0) {
 		struct ti_ab_config c;
 		struct ti_ab_result r;
@@ -64,5 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	ti_ab_set_free(&set);
 	close(fd);
+#ifndef HAVE_MEMFD_CREATE
+	unlink(path);
+#endif
 	return 0;
 }

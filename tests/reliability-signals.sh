@@ -8,6 +8,7 @@
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 
+need_proc
 alive() {
 	[ -e "/proc/$1" ] || return 1
 	state=$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null) || return 1

@@ -6,17 +6,25 @@
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 
-# /dev/full: written in place at the end; the write error is not silent.
-expect_status 66 "$TIMEIT" --summary /dev/full "$AUX" print ran > out 2> err
-grep -q '^ran$' out || fail "/dev/full: the command did not run"
-grep -q 'timeit: --summary: /dev/full: No space left on device' err ||
-	fail "/dev/full: no clear error: $(cat err)"
+# /dev/full (Linux's, FreeBSD's): written in place at the end; the write
+# error is not silent.
+untested=
+if [ -w /dev/full ]; then
+	expect_status 66 "$TIMEIT" --summary /dev/full "$AUX" print ran > out 2> err
+	grep -q '^ran$' out || fail "/dev/full: the command did not run"
+	grep -q "timeit: --summary: /dev/full: $(errno_text ENOSPC)" err ||
+		fail "/dev/full: no clear error: $(cat err)"
+else
+	untested="$untested /dev/full"
+fi
 
 # Unwritable paths are refused before the command runs (root ignores
 # permissions, so: a path through a regular file, a missing directory and
 # a directory of /proc, where nothing can be created).
 echo previous > file
-for p in file/summary missing/summary /proc/timeit-summary; do
+procdir=
+[ -d /proc/self ] && procdir=/proc/timeit-summary
+for p in file/summary missing/summary $procdir; do
 	expect_status 1 "$TIMEIT" --summary "$p" "$AUX" print ran > out 2> err
 	[ ! -s out ] || fail "$p: the command ran"
 	grep -q "timeit: --summary: $p: " err || fail "$p: no clear error: $(cat err)"
@@ -58,4 +66,5 @@ fi
 	fail "stderr closed: timeit failed"
 [ "$(head -n 1 s2)" = "exit 0" ] || fail "stderr closed: summary starts with: $(head -n 1 s2)"
 grep -q note s2 && fail "stderr closed: a note went into the summary"
+[ -z "$untested" ] || skip "everything else checked; not (missing here):$untested"
 exit 0

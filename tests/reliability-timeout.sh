@@ -8,6 +8,7 @@
 
 # dead PID: the process is gone, or a zombie waiting for a parent that is
 # not timeit (grandchildren are re-parented; PID 1 may not reap them).
+need_proc
 dead() {
 	[ ! -e "/proc/$1" ] && return 0
 	state=$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null) || return 0

@@ -64,5 +64,5 @@ vg 137 -t 1 --summary s "$AUX" sleep 30000
 vg 127 --summary s ./no-such-command
 vg 1 --summary missing/s "$AUX" exit 0
 vg 1 --no-such-option "$AUX" exit 0
-vg 66 --summary /dev/full "$AUX" exit 0
+[ ! -w /dev/full ] || vg 66 --summary /dev/full "$AUX" exit 0
 exit 0

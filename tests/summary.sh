@@ -140,7 +140,8 @@ check_layout made-by-timeit 0 no
 echo old >moded
 chmod 640 moded
 expect_status 0 "$TIMEIT" --summary moded "$AUX" exit 0
-[ "$(stat -c %a moded)" = 640 ] || fail "the summary's mode changed to $(stat -c %a moded)"
+# (find -perm, not GNU stat -c: POSIX says what it matches.)
+[ -n "$(find moded -prune -perm 640)" ] || fail "the summary's mode changed: $(ls -l moded)"
 
 # A path that cannot be written: status 1 before the command runs, the
 # error names the path.
@@ -183,6 +184,8 @@ if unprivileged; then
 	grep -q 'old contents' u/rodir/w.time && fail "the old contents survived the rewrite"
 	[ "$(find u/rodir -name '.*')" = "" ] || fail "a temporary file in the read-only directory"
 	chmod 0755 u/rodir
+else
+	untested="a read-only directory (running as root without setpriv: no unprivileged user)"
 fi
 
 # A summary name as long as a file name may be (NAME_MAX, 255 bytes): the
@@ -231,4 +234,5 @@ cmp -s prev prev.keep || fail "the previous summary was changed by a failed writ
 for f in .*.tmp.*; do
 	[ ! -e "$f" ] || fail "temporary file left: $f"
 done
+[ -z "${untested:-}" ] || skip "everything else checked; not $untested"
 exit 0
