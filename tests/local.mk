@@ -92,6 +92,12 @@ TESTS += tests/perfwrap-conformance.sh tests/perfwrap-lint.sh tests/perfwrap-fal
 EXTRA_DIST += tests/perfwrap-conformance.sh tests/perfwrap-lint.sh tests/perfwrap-fallback.sh
 TESTS += tests/noise-test
 check_PROGRAMS += tests/noise-test
+# The platform seam (lib/os.h) over fake /proc and /sys trees.
+TESTS += tests/os-test
+check_PROGRAMS += tests/os-test
+# perf_event_open missing at run time (ENOSYS, injected): quiet.
+TESTS += tests/perf-enosys.sh
+EXTRA_DIST += tests/perf-enosys.sh
 TESTS += tests/noise.sh
 EXTRA_DIST += tests/noise.sh
 
