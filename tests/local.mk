@@ -28,7 +28,7 @@ tests_timeit_aux_CFLAGS = $(WARN_CFLAGS)
 tests_timeit_aux_LDFLAGS =
 tests_timeit_aux_LDADD =
 
-EXTRA_DIST += tests/setup tests/tap.h
+EXTRA_DIST += tests/setup tests/tap.h tests/fakeroot.h
 
 # C unit tests (TAP).
 TESTS += tests/counters-test tests/events-test tests/options-test tests/summary-test

@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "cpuset.h"
 #include "envcheck.h"
+#include "fakeroot.h"
 #include "noise.h"
 #include "os.h"
 #include "tap.h"
@@ -176,25 +177,6 @@ static void screen(void)
 	TAP_OK(strcmp(ti_noise_reason(TI_NOISE_PREEMPTED), "preempted") == 0 &&
 		       ti_noise_reason(1u << TI_NOISE_NBITS) == NULL,
 	       "reasons named, unknown bit NULL");
-}
-
-/* Write TEXT to ROOT/PATH, creating the directories. */
-static void put(const char *root, const char *path, const char *text)
-{
-	char full[512];
-	FILE *f;
-
-	snprintf(full, sizeof full, "%s%s", root, path);
-	for (char *p = full + strlen(root) + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		mkdir(full, 0755);
-		*p = '/';
-	}
-	f = fopen(full, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-		printf("Bail out! %s: %s\n", full, strerror(errno));
-		exit(99);
-	}
 }
 
 /* Fill the stack below the caller with 'X', so that a buffer of a function

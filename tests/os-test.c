@@ -12,33 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fakeroot.h"
 #include "os.h"
 #include "tap.h"
 
 static char root[] = "/tmp/timeit-os-XXXXXX";
-
-/* ROOT/PATH holding TEXT, its directories made; NULL TEXT removes it. */
-static void put(const char *path, const char *text)
-{
-	char full[512];
-	FILE *f;
-
-	snprintf(full, sizeof full, "%s%s", root, path);
-	if (!text) {
-		unlink(full);
-		return;
-	}
-	for (char *p = full + strlen(root) + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		mkdir(full, 0755);
-		*p = '/';
-	}
-	f = fopen(full, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-		printf("Bail out! %s: %s\n", full, strerror(errno));
-		exit(99);
-	}
-}
 
 static void linux_facts(void)
 {
@@ -70,8 +48,8 @@ static void linux_facts(void)
 	for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
 		char model[256];
 
-		put("/proc/cpuinfo", models[i].cpuinfo);
-		put("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", models[i].midr);
+		put(root, "/proc/cpuinfo", models[i].cpuinfo);
+		put(root, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", models[i].midr);
 		ti_os_cpu_model(root, model, sizeof model);
 		tap_ok(strcmp(model, models[i].want) == 0, models[i].line, "cpu model '%s', want '%s'",
 		       model, models[i].want);
@@ -80,21 +58,21 @@ static void linux_facts(void)
 	/* The online list, any size. */
 	struct ti_cpuset set = { 0 };
 	char list[64];
-	put("/sys/devices/system/cpu/online", "0-3,1024-1027,4095\n");
+	put(root, "/sys/devices/system/cpu/online", "0-3,1024-1027,4095\n");
 	int rc = ti_os_online_cpus(root, &set);
 	TAP_OK(rc == 0 && ti_cpuset_count(&set) == 9, "online 0-3,1024-1027,4095: %d, %zu CPUs", rc,
 	       ti_cpuset_count(&set));
 	ti_cpuset_format(&set, list, sizeof list);
 	TAP_OK(strcmp(list, "0-3,1024-1027,4095") == 0, "online formats as '%s'", list);
-	put("/sys/devices/system/cpu/online", NULL);
+	put(root, "/sys/devices/system/cpu/online", NULL);
 	TAP_OK(ti_os_online_cpus(root, &set) == -ENOENT, "no online list: -ENOENT");
 	ti_cpuset_free(&set);
 
-	put("/proc/sys/kernel/perf_event_paranoid", "-1\n");
+	put(root, "/proc/sys/kernel/perf_event_paranoid", "-1\n");
 	TAP_OK(ti_os_perf_paranoid(root) == -1, "paranoid -1");
-	put("/proc/sys/kernel/perf_event_paranoid", "4\n");
+	put(root, "/proc/sys/kernel/perf_event_paranoid", "4\n");
 	TAP_OK(ti_os_perf_paranoid(root) == 4, "paranoid 4");
-	put("/proc/sys/kernel/perf_event_paranoid", NULL);
+	put(root, "/proc/sys/kernel/perf_event_paranoid", NULL);
 	TAP_OK(ti_os_perf_paranoid(root) == -100, "no paranoid file: -100 (no perf events)");
 
 	/* What timeit itself runs on: a set it may run on, and a move there. */
@@ -136,7 +114,7 @@ static void every_platform(void)
 	TAP_OK(chdir(here) == 0, "back");
 	TAP_OK(ti_os_dir_open(&d, "/nonexistent-timeit-dir") == -ENOENT && d.fd == -1,
 	       "a missing directory: -ENOENT");
-	put("/afile", "x");
+	put(root, "/afile", "x");
 	char file[600];
 	snprintf(file, sizeof file, "%s/afile", root);
 	TAP_OK(ti_os_dir_open(&d, file) == -ENOTDIR, "a file: -ENOTDIR");
