@@ -13,11 +13,13 @@ grep -q 'Apache License' LICENSE || fail "LICENSE lacks the Apache License text"
 
 # Source: C, shell, awk, make and autoconf files, man pages, and scripts
 # without an extension (a shebang line).  Data files (reference outputs,
-# JSON fixtures, fuzz corpora) cannot carry a comment and are left out.
+# JSON fixtures, fuzz corpora) cannot carry a comment and are left out,
+# and so is what make demo writes (./demo).
 missing=
 checked=0
 for f in $(find . -path ./_ci -prune -o -path ./.git -prune -o -path ./autom4te.cache -prune \
-	-o -path './timeit-*' -prune -o -path ./fuzz/corpus -prune -o -type f -print | sort); do
+	-o -path './timeit-*' -prune -o -path ./fuzz/corpus -prune -o -path ./demo -prune \
+	-o -type f -print | sort); do
 	case $f in
 	*.c | *.h | *.sh | *.awk | *.mk | *.am | *.ac | *.1 | */Makefile | */Makefile.config | \
 		*/tests/setup | */.ci/*) ;;

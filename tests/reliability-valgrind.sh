@@ -11,7 +11,7 @@ if [ -z "${VALGRIND:-}" ] || ! command -v "$VALGRIND" > /dev/null 2>&1; then
 	skip "valgrind not found (configure looks for it; for a cross build, HOST-valgrind)"
 fi
 "$VALGRIND" --tool=none -q "$AUX" exit 0 > /dev/null 2>&1 ||
-	skip "$VALGRIND cannot run the programs built here"
+	skip "$VALGRIND cannot run the programs built here (a cross build)"
 # A sanitizer build has its own checks and cannot run under valgrind.
 if grep -q -e __asan_init -e __ubsan_handle "$TIMEIT"; then
 	skip "timeit is built with a sanitizer; valgrind cannot run it"
@@ -35,6 +35,11 @@ if is_static "$TIMEIT"; then
 		skip "timeit is linked statically and there is no dynamic build to check (configure --disable-static-timeit)"
 	fi
 	TIMEIT=$dyn
+fi
+# memcheck must replace the dynamic loader's functions: a 32-bit program
+# on a 64-bit Debian needs libc6-dbg of that architecture.
+if ! "$VALGRIND" --tool=memcheck -q "$TIMEIT" --version > /dev/null 2> vg.log; then
+	skip "memcheck cannot start $TIMEIT here: $(grep -m1 -i -e 'fatal' -e 'error' vg.log)"
 fi
 
 # vg WANT ARGS...: timeit ARGS under memcheck must exit WANT (99: errors).
