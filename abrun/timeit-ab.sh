@@ -38,9 +38,9 @@ options:
       --compare PATH         the timeit-compare program (default: next to $prog, or in PATH)
   -C, --compare-option OPT   pass OPT to every timeit-compare call (repeatable), e.g. -C --min-change=2
   -n, --samples N|auto       N rounds, or auto (the default): until every test is decided
-      --min-samples N        rounds before the first look (default 5)
+      --min-samples N        rounds before the first look (default 6)
       --max-samples N        rounds at most (default 30)
-      --look-every N         rounds between looks (default 5)
+      --look-every N         rounds between looks (default 6)
       --budget SECONDS       start no round that would end later than SECONDS after the first (0: none)
       --order ORDER          alternate (A B, B A, ...; the default) or random
       --seed N               the seed of --order random (default 1)
@@ -75,7 +75,7 @@ posint() {
 	esac
 }
 
-out=timeit-ab.out lit='' compare='' cargs='' samples=auto min=5 max=30 step=5 budget=0
+out=timeit-ab.out lit='' compare='' cargs='' samples=auto min=6 max=30 step=6 budget=0
 order=alternate seed=1 quiet=
 while [ $# -gt 0 ]; do
 	opt=$1
@@ -334,9 +334,13 @@ $t"
 		if [ "$samples" = auto ]; then stopped "max samples" "$round" $active; else stopped fixed "$round" $active; fi
 		break
 	fi
-	if [ "$budget" -gt 0 ]; then
+	# With the order alternated a block of two rounds (AB, BA) starts only
+	# if both fit, and its second always runs: an order effect cancels.
+	blk=1
+	[ "$order" = alternate ] && blk=2
+	if [ "$budget" -gt 0 ] && [ $((round % blk)) -eq 0 ]; then
 		elapsed=$(($(now) - start))
-		if [ $((elapsed + elapsed * n / runs)) -gt "$budget" ]; then
+		if [ $((elapsed + blk * elapsed * n / runs)) -gt "$budget" ]; then
 			# shellcheck disable=SC2086
 			stopped budget "$round" $active
 			break
@@ -353,7 +357,8 @@ st=$?
 cat "$out/verdict.txt"
 {
 	echo "rounds: how many each test got, and why its sampling stopped"
-	awk -F '\t' '{ printf "%-56s %6s  %s\n", $1, $2, $3 }
+	# Named as timeit-compare names them: without ".test".
+	awk -F '\t' '{ n = $1; sub(/\.test$/, "", n); printf "%-56s %6s  %s\n", n, $2, $3 }
 	BEGIN { printf "%-56s %6s  %s\n", "test", "rounds", "stopped" }' "$out/stop.tsv"
 } > "$out/rounds.txt"
 cat "$out/rounds.txt"

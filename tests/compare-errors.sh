@@ -170,4 +170,29 @@ if unprivileged; then
 		grep -q 'tree/a: Permission denied' lf2.err || fail "the path given: $(cat lf2.err)"
 	fi
 fi
+# A path given twice on a side would count its samples twice.
+mkdir -p dup
+printf 'exit 0\nuser 1.0\n' >dup/d.time
+expect_status 2 "$COMPARE" -a dup -a dup/ -b dup 2>dup.err
+[ "$(head -1 dup.err)" = "timeit-compare: -a 'dup' and -a 'dup/' are the same directory: each path is one round of samples" ] ||
+	fail "a path twice: $(cat dup.err)"
+expect_status 0 "$COMPARE" dup dup >/dev/null
+
+# A signal while the plot is being written: no temporary file is left,
+# the plot is either whole or absent.  strace holds the write of the plot
+# (its second write, after the shell's) for 1.5 s and the signal comes
+# meanwhile.
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null -e inject=write:delay_exit=1:when=1 true 2>/dev/null; then
+	mkdir sig
+	(cd sig && strace -f -o /dev/null -e trace=write -e inject=write:delay_exit=1500000:when=2 \
+		sh -c 'echo $$ >pid; exec "$1" --svg out.svg ../dup ../dup >/dev/null' sh "$COMPARE" &)
+	n=0
+	while [ ! -s sig/pid ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+	sleep 0.5
+	kill -TERM "$(cat sig/pid)"
+	n=0
+	while kill -0 "$(cat sig/pid)" 2>/dev/null && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+	ls -a sig | grep -q '^\.timeit\.tmp' && fail "a signal left a temporary file: $(ls -a sig)"
+	[ ! -e sig/out.svg ] || tail -n 1 sig/out.svg | grep -q '^</svg>$' || fail "half a plot"
+fi
 exit 0

@@ -91,11 +91,16 @@ ab O="$tmp/o" MIN_SAMPLES=1 MAX_SAMPLES=3 AB_LOOK_EVERY=1 BENCHMARKS='hash tak s
 grep -Eq '^sieve +1  decided$' out2 || fail "second run: $(cat out2)"
 
 # The budget: no round starts that could not end within it.  Each run
-# takes over a second (two a round): with a budget of 2 s no second round.
+# takes over a second (two a round): with a budget of 2 s and random order
+# no second round; with the order alternated rounds come in blocks of two
+# (AB, BA: an order effect cancels), so the first block ends, no second
+# starts.
 : > calls
-SLOW=1 ab O="$tmp/b" MIN_SAMPLES=5 MAX_SAMPLES=30 AB_BUDGET=2 BENCHMARKS=hash > outb
+SLOW=1 ab O="$tmp/b" MIN_SAMPLES=5 MAX_SAMPLES=30 AB_BUDGET=2 AB_ORDER=random BENCHMARKS=hash > outb
 cat outb
 grep -Eq '^hash +1  budget$' outb || fail "budget: $(cat outb)"
+SLOW=1 ab O="$tmp/b2" MIN_SAMPLES=5 MAX_SAMPLES=30 AB_BUDGET=2 BENCHMARKS=hash > outb2
+grep -Eq '^hash +2  budget$' outb2 || fail "budget, a block: $(cat outb2)"
 ! grep -q -- --undecided calls || fail "a look before MIN_SAMPLES"
 
 # AB_ORDER=random: the orders drawn are recorded, the same seed gives the

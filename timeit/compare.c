@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <math.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -148,6 +150,23 @@ static void push(const char ***list, size_t *n, const char *path)
 	}
 	l[(*n)++] = path;
 	*list = l;
+}
+
+/* A path given twice on one side would count every sample twice, as two
+ * rounds: refuse it (the same file by two names too). */
+static void same_twice(const char *const *paths, size_t n, const char *opt)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct stat si, sj;
+		if (stat(paths[i], &si) < 0)
+			continue;	/* reported when it is read */
+		for (size_t j = 0; j < i; j++)
+			if (stat(paths[j], &sj) == 0 && si.st_dev == sj.st_dev &&
+			    si.st_ino == sj.st_ino)
+				usage_error("%s '%s' and %s '%s' are the same %s: each path is one "
+					    "round of samples", opt, paths[j], opt, paths[i],
+					    S_ISDIR(si.st_mode) ? "directory" : "file");
+	}
 }
 
 static void parse_args(int argc, char **argv, struct config *c)
@@ -300,6 +319,8 @@ static void parse_args(int argc, char **argv, struct config *c)
 	}
 	if (!c->na || !c->nb)
 		usage_error("nothing to compare: give A and B");
+	same_twice(c->a, c->na, "-a");
+	same_twice(c->b, c->nb, "-b");
 	c->report.color = !c->no_color && c->report.format == TI_AB_TEXT && isatty(STDOUT_FILENO) &&
 		   !getenv("NO_COLOR");
 }
@@ -388,12 +409,33 @@ static void load_binaries(struct ti_ab_set *set, const char *dir)
 			"found there\n", dir);
 }
 
+/* Hold off the signals that would end the program while a result file
+ * is half made: its temporary file is either put in place or removed,
+ * and the signal acts after (BLOCK false restores the mask). */
+static void hold_signals(bool block)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+				    SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPIPE };
+	static sigset_t old;
+	sigset_t set;
+
+	if (!block) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return;
+	}
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaddset(&set, sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, &old);
+}
+
 static void write_svg(const struct config *c, const struct ti_ab_result *r)
 {
 	struct ti_outfile of;
 	struct ti_buf o = { 0 };
 	int rc;
 
+	hold_signals(true);
 	if ((rc = ti_outfile_prepare(&of, c->svg)) < 0) {
 		fprintf(stderr, "timeit-compare: --svg: %s: %s\n", c->svg, strerror(-rc));
 		exit(EXIT_ERROR);
@@ -406,6 +448,7 @@ static void write_svg(const struct config *c, const struct ti_ab_result *r)
 		fprintf(stderr, "timeit-compare: --svg: %s: %s\n", c->svg, strerror(-rc));
 		exit(EXIT_ERROR);
 	}
+	hold_signals(false);
 	ti_buf_free(&o);
 }
 

@@ -51,6 +51,7 @@ int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
 	 * error, as it is for lit, which asserts a single line starting with
 	 * "user" (litsupport/modules/timeit.py getUserTimeFromContents). */
 	int exit_line = 0, want_line = 0, ev_line = 0;
+	size_t esc = strlen(TI_KEY_EVENT_ESCAPE);
 
 	for (size_t g = 0; g < NGEO; g++)
 		geo[g] = NAN;
@@ -78,17 +79,18 @@ int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
 		keys++;
 		/* Lines this reader uses must be "key number"; others may take
 		 * any form a later timeit gives them. */
-		bool used = strcmp(key, "exit") == 0 || strcmp(key, want) == 0 ||
-			    (strncmp(key, "ev-", 3) == 0 && strcmp(key + 3, want) == 0) ||
+		bool escaped = strncmp(key, TI_KEY_EVENT_ESCAPE, esc) == 0 &&
+			       strcmp(key + esc, want) == 0;
+		bool used = strcmp(key, TI_KEY_EXIT) == 0 || strcmp(key, want) == 0 || escaped ||
 			    ti_ab_read_is_event(key, "instructions") ||
-			    ti_ab_read_is_event(key, "valgrind-instructions") ||
-			    strcmp(key, "noise-flags") == 0 || geometry_key(key) >= 0 ||
+			    ti_ab_read_is_event(key, TI_KEY_VALGRIND_INSTRUCTIONS) ||
+			    strcmp(key, TI_KEY_NOISE_FLAGS) == 0 || geometry_key(key) >= 0 ||
 			    strcmp(key, TI_KEY_VALGRIND_EST_CYCLES) == 0;
 		if (!used)
 			continue;
 		if (extra)
 			return ti_ab_read_error(err, path, line, "expected 'key value'");
-		if (strcmp(key, "exit") == 0) {
+		if (strcmp(key, TI_KEY_EXIT) == 0) {
 			/* A status is a small integer; also in range: converting
 			 * a double outside long's range is undefined behaviour
 			 * (C11 6.3.1.4). */
@@ -97,28 +99,28 @@ int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
 		} else if (!ti_ab_read_plain(val, &v)) {
 			return ti_ab_read_error(err, path, line, "%s: bad number '%s'", key, val);
 		}
-		int *seen = strcmp(key, "exit") == 0 ? &exit_line : strcmp(key, want) == 0 ? &want_line
-			    : strncmp(key, "ev-", 3) == 0 && strcmp(key + 3, want) == 0 ? &ev_line : NULL;
+		int *seen = strcmp(key, TI_KEY_EXIT) == 0 ? &exit_line
+			    : strcmp(key, want) == 0 ? &want_line : escaped ? &ev_line : NULL;
 		if (seen && *seen)
 			return ti_ab_read_error(err, path, line, "%s: second line (the first is line %d)", key, *seen);
 		if (seen)
 			*seen = line;
-		if (strcmp(key, "exit") == 0)
+		if (strcmp(key, TI_KEY_EXIT) == 0)
 			status = (long)v;
 		if (strcmp(key, want) == 0)
 			s.value = v;
-		else if (strncmp(key, "ev-", 3) == 0 && strcmp(key + 3, want) == 0)
+		else if (escaped)
 			ev_value = v;	/* ti_summary_key's escape for reserved names */
 		if (ti_ab_read_is_event(key, "instructions"))
 			s.insn = v;
-		if (ti_ab_read_is_event(key, "valgrind-instructions"))
+		if (ti_ab_read_is_event(key, TI_KEY_VALGRIND_INSTRUCTIONS))
 			s.vg_insn = v;
 		if (strcmp(key, TI_KEY_VALGRIND_EST_CYCLES) == 0)
 			s.est_cycles = v;
 		if (geometry_key(key) >= 0)
 			geo[geometry_key(key)] = v;
 		/* The noise screen's bits (timeit(1), NOISE SCREEN). */
-		if (strcmp(key, "noise-flags") == 0)
+		if (strcmp(key, TI_KEY_NOISE_FLAGS) == 0)
 			s.flags = v >= 1 && v == floor(v) && v <= 65535 ? (unsigned)v : v > 0;
 	}
 	if (keys == 0)

@@ -17,6 +17,7 @@
 
 #include "jsonread.h"
 #include "read-int.h"
+#include "summary.h"
 
 __attribute__((format(printf, 4, 5)))
 int ti_ab_read_error(struct ti_ab_error *err, const char *path, int line,
@@ -307,11 +308,11 @@ const char *ti_ab_read_summary_key(const char *metric)
 	static const struct {
 		const char *metric, *key;
 	} map[] = {
-		{ "exec_time", "user" },	/* lit's exec_time is the user line */
-		{ "compile_time", "user" },	/* of the compile's summary */
-		{ "link_time", "user" },
-		{ "compile_maxrss", "maxrss" },
-		{ "link_maxrss", "maxrss" },
+		{ "exec_time", TI_KEY_USER },	/* lit's exec_time is the user line */
+		{ "compile_time", TI_KEY_USER },	/* of the compile's summary */
+		{ "link_time", TI_KEY_USER },
+		{ "compile_maxrss", TI_KEY_MAXRSS },
+		{ "link_maxrss", TI_KEY_MAXRSS },
 	};
 
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)

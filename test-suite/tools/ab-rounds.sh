@@ -138,12 +138,18 @@ while [ -n "$active" ]; do
 		fi
 		break
 	fi
-	# Start another round only if it can end within the budget.
-	if [ -n "$active" ] && [ "$budget" -gt 0 ]; then
+	# Start another round only if it can end within the budget.  With
+	# the order alternated, rounds come in blocks of two (AB, BA), so
+	# that an order effect (the second run of a round faster) cancels:
+	# a block starts only if both its rounds fit, and its second round
+	# always runs.
+	blk=1
+	[ "$order" = alternate ] && blk=2
+	if [ -n "$active" ] && [ "$budget" -gt 0 ] && [ $((round % blk)) -eq 0 ]; then
 		elapsed=$(($(now) - start))
 		# shellcheck disable=SC2086
 		nn=$(count $active)
-		if [ $((elapsed + elapsed * nn / runs)) -gt "$budget" ]; then
+		if [ $((elapsed + blk * elapsed * nn / runs)) -gt "$budget" ]; then
 			# shellcheck disable=SC2086
 			stopped budget "$round" $active
 			break
