@@ -84,8 +84,10 @@ Report bugs to: $bugreport
 EOF
 }
 
+# from: "TIMEIT_OPTIONS: " while the word being parsed came from it.
+from=
 usage_error() {
-	echo "error: $1" >&2
+	echo "error: $from$1" >&2
 	usage >&2
 	exit "$st_usage"
 }
@@ -104,13 +106,13 @@ note() {
 number() {
 	case $2 in
 	'' | *[!0-9]*)
-		echo "$prog: $1: invalid number '$2'" >&2
+		echo "$prog: $from$1: invalid number '$2'" >&2
 		exit "$st_usage" ;;
 	esac
 	n=$2
 	while [ "${#n}" -gt 1 ] && [ "${n#0}" != "$n" ]; do n=${n#0}; done
 	if ! le "$n" 18446744073709551615; then
-		echo "$prog: $1: number out of range '$2'" >&2
+		echo "$prog: $from$1: number out of range '$2'" >&2
 		exit "$st_usage"
 	fi
 	num=$n
@@ -166,11 +168,46 @@ o_in='' o_in_set=0 o_stdout='' o_stdout_set=0
 o_stderr='' o_stderr_set=0 o_append=0 o_maxrss=0 o_events='' o_events_set=0
 o_fallback=0 o_quiet=0 o_verbose=0
 limits=		# "name=N ..." in command-line order, last one wins later
+# TIMEIT_OPTIONS (timeit(1), ENVIRONMENT): options before the command
+# line's, split as sh splits words (xargs quotes the same way and runs
+# nothing: no eval).  env_left counts the words still to come from it.
+env_left=0
+if [ -n "${TIMEIT_OPTIONS:-}" ]; then
+	words=$(printf '%s\n' "$TIMEIT_OPTIONS" | tr '\n' ' ' | xargs printf '%s\n' 2>/dev/null) ||
+		{ echo "$prog: TIMEIT_OPTIONS: a quote is not closed" >&2; exit "$st_usage"; }
+	n_args=$#
+	old_ifs=$IFS
+	IFS='
+'
+	# The words, then the command line's arguments again, in order.
+	for w in $words; do
+		set -- "$@" "$w"
+		env_left=$((env_left + 1))
+	done
+	IFS=$old_ifs
+	while [ "$n_args" -gt 0 ]; do
+		a=$1
+		shift
+		set -- "$@" "$a"
+		n_args=$((n_args - 1))
+	done
+fi
 while [ $# -gt 0 ]; do
+	if [ "$env_left" -gt 0 ]; then from='TIMEIT_OPTIONS: '; else from=; fi
 	case $1 in
-	--) shift; break ;;
+	--)
+		[ "$env_left" -eq 0 ] || {
+			echo "$prog: TIMEIT_OPTIONS: '--' ends timeit-perf's options on its command line only" >&2
+			exit "$st_usage"
+		}
+		shift; break ;;
 	-*) ;;
-	*) break ;;
+	*)
+		[ "$env_left" -eq 0 ] || {
+			echo "$prog: TIMEIT_OPTIONS: '$1' is not an option (the command goes on the command line)" >&2
+			exit "$st_usage"
+		}
+		break ;;
 	esac
 	arg=$1 name=$1 value='' has_value=0
 	case $arg in
@@ -197,8 +234,12 @@ while [ $# -gt 0 ]; do
 		usage_error "invalid argument '$arg'"
 	fi
 	if [ "$kind" != none ] && [ "$has_value" = 0 ]; then
-		[ $# -ge 2 ] || usage_error "$arg argument requires an option"
+		# The value must come from where the option did.
+		if [ $# -lt 2 ] || [ "$env_left" -eq 1 ]; then
+			usage_error "$arg argument requires an option"
+		fi
 		shift
+		env_left=$((env_left > 0 ? env_left - 1 : 0))
 		value=$1
 	fi
 	case $name in
@@ -224,7 +265,9 @@ while [ $# -gt 0 ]; do
 	-v | --verbose) o_verbose=1 ;;
 	esac
 	shift
+	env_left=$((env_left > 0 ? env_left - 1 : 0))
 done
+from=
 [ $# -gt 0 ] || usage_error "no command (or arguments) was given"
 
 if [ "$o_append" = 1 ] && [ "$o_stdout_set" = 0 ]; then

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# TIMEIT_OPTIONS (timeit(1), ENVIRONMENT): options for every run that lit
+# TIMEIT_OPTIONS (timeit(1), ENVIRONMENT; timeit-perf(1) too): options for every run that lit
 # or CMake start, parsed before the command line's (which win), split as
 # sh splits words, recorded in --json; a word that is not an option, a
 # value left hanging, an open quote are usage errors naming TIMEIT_OPTIONS
@@ -68,3 +68,31 @@ set +e
 TIMEIT_OPTIONS=-q "$TIMEIT" --bogus "$AUX" exit 0 2> err
 set -e
 sed 1q err | grep -qx "error: invalid argument '--bogus'" || fail "blamed: $(sed 1q err)"
+
+# timeit-perf reads it the same way (no eval: nothing in it runs).
+P=$top_builddir/perfwrap/timeit-perf
+pbad() {
+	set +e
+	TIMEIT_OPTIONS=$1 "$P" --summary pbad.time "$AUX" pidfile ran > out 2> err
+	st=$?
+	set -e
+	[ "$st" -eq 1 ] || fail "timeit-perf, TIMEIT_OPTIONS='$1': status $st, expected 1"
+	sed 1q err | grep -qF -- "$2" || fail "timeit-perf, TIMEIT_OPTIONS='$1': $(sed 1q err)"
+	[ ! -e ran ] || fail "timeit-perf, TIMEIT_OPTIONS='$1': the command ran"
+}
+pbad '--bogus' "error: TIMEIT_OPTIONS: invalid argument '--bogus'"
+pbad '--timeout abc' "timeit-perf: TIMEIT_OPTIONS: --timeout: invalid number 'abc'"
+pbad '--limit-cpu' "error: TIMEIT_OPTIONS: --limit-cpu argument requires an option"
+pbad 'true' "timeit-perf: TIMEIT_OPTIONS: 'true' is not an option"
+pbad '-- true' "timeit-perf: TIMEIT_OPTIONS: '--' ends timeit-perf's options on its command line only"
+pbad "--summary 'x" "timeit-perf: TIMEIT_OPTIONS: a quote is not closed"
+# shellcheck disable=SC2016 # a literal command substitution, never run
+pbad 'x$(touch pwned)' "timeit-perf: TIMEIT_OPTIONS: 'x\$(touch' is not an option"
+[ ! -e pwned ] || fail "timeit-perf ran a command substitution from TIMEIT_OPTIONS"
+if [ -x /usr/bin/time ]; then
+	TIMEIT_OPTIONS="--fallback -q --summary 'p dir s'" "$P" --summary p2 "$AUX" exit 0
+	[ -f p2 ] || fail "timeit-perf: the command line's --summary lost"
+	[ ! -e 'p dir s' ] || fail "timeit-perf: TIMEIT_OPTIONS' --summary won"
+	TIMEIT_OPTIONS="--fallback -q --summary 'p s'" "$P" "$AUX" exit 0
+	[ -f 'p s' ] || fail "timeit-perf: TIMEIT_OPTIONS' quoted --summary not used"
+fi
