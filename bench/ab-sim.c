@@ -555,7 +555,8 @@ static void table_geomean(size_t reps)
 
 /* ---- sequential sampling --------------------------------------------------- */
 
-/* The adaptive rule of make ab SAMPLES=auto and timeit-ab: MIN rounds,
+/* The adaptive rule of make ab SAMPLES=auto and timeit-ab (defaults 6, 6,
+ * 30: looks at rounds 6, 12, 18, 24, 30): MIN rounds,
  * then STEP more for the benchmarks still undecided (and decidable), up to
  * MAX; every look analyses all samples so far with --looks L, L the most
  * looks the rule can make. */
@@ -662,7 +663,7 @@ int main(int argc, char **argv)
 {
 	size_t suites = 100, samples = 10;
 	const char *table = "all";
-	size_t smin = 5, sstep = 5, smax = 30;
+	size_t smin = 6, sstep = 6, smax = 30;
 
 	compare_bin = getenv("TIMEIT_COMPARE") ? getenv("TIMEIT_COMPARE") : "timeit-compare";
 	for (int i = 1; i < argc; i++) {

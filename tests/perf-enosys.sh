@@ -10,8 +10,10 @@
 "$TIMEIT" --version | grep -qx 'perf events: yes' || skip "built without perf events"
 command -v strace > /dev/null 2>&1 && strace -o /dev/null true 2> /dev/null ||
 	skip "no strace that can trace here"
+# LeakSanitizer cannot run under a tracer (it ptraces the process itself).
 nosys() {
-	strace -f -o /dev/null -e trace=perf_event_open -e inject=perf_event_open:error=ENOSYS \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -o /dev/null -e trace=perf_event_open -e inject=perf_event_open:error=ENOSYS \
 		"$TIMEIT" "$@"
 }
 enosys=$(errno_text ENOSYS)
