@@ -39,7 +39,8 @@ storm() {
 # While the command runs.
 for sigs in INT TERM HUP "INT TERM HUP" "HUP HUP INT TERM"; do
 	rm -f s p
-	"$TIMEIT" --summary s "$AUX" pidfile p sleep 30000 2> err &
+	# shellcheck disable=SC2086 # a word list
+	$DFLSIG "$TIMEIT" --summary s "$AUX" pidfile p sleep 30000 2> err &
 	pid=$!
 	wait_file p
 	# shellcheck disable=SC2086
@@ -61,7 +62,8 @@ done
 i=0
 while [ "$i" -lt 20 ]; do
 	rm -f s p
-	"$TIMEIT" --summary s "$AUX" pidfile p sleep 30000 2> err &
+	# shellcheck disable=SC2086 # a word list
+	$DFLSIG "$TIMEIT" --summary s "$AUX" pidfile p sleep 30000 2> err &
 	pid=$!
 	case $((i % 3)) in
 	0) storm TERM ;;

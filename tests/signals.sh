@@ -18,7 +18,8 @@ for sig in INT:2 TERM:15 HUP:1; do
 	rm -f pf s
 	# A background job of a non-interactive shell starts with SIGINT
 	# ignored; timeit installs its handlers regardless.
-	"$TIMEIT" --summary s "$AUX" pidfile pf spawn 2 30000 sleep 30000 2>err &
+	# shellcheck disable=SC2086 # a word list
+	$DFLSIG "$TIMEIT" --summary s "$AUX" pidfile pf spawn 2 30000 sleep 30000 2>err &
 	timeit_pid=$!
 	# pf is written after exec: timeit's handlers are in place by then.
 	wait_for_file pf

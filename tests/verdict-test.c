@@ -229,7 +229,7 @@ static void test_equivalence(void)
 	c.min_change = 1;
 	c.looks = 2;
 	run(&x, &c, &r);
-	TAP_OK(r.alpha_look == 0.025 && r.rows[0].eq_lo <= 0.001 + 1e-12 &&
+	TAP_OK(fabs(r.alpha_look - 0.025) < 1e-15 && r.rows[0].eq_lo <= 0.001 + 1e-12 &&
 	       r.rows[0].eq_hi >= 0.0055 - 1e-12,
 	       "--looks 2: alpha %g, interval %g..%g", r.alpha_look, r.rows[0].eq_lo,
 	       r.rows[0].eq_hi);

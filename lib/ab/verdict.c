@@ -242,7 +242,9 @@ static size_t pair_rounds(const struct ti_ab_row *r, const struct ti_ab_config *
 			continue;
 		s->px[k] = s->ka[i].v;
 		s->py[k] = s->kb[i].v;
-		s->d[k++] = log(s->kb[i].v) - log(s->ka[i].v);
+		/* Equal values are a ratio of exactly 1, whatever the precision
+		 * log's two results were kept in. */
+		s->d[k++] = s->ka[i].v == s->kb[i].v ? 0 : log(s->kb[i].v) - log(s->ka[i].v);
 	}
 	return k;
 }
