@@ -696,6 +696,13 @@ start_timer() {
 	(
 		sp=
 		trap '[ -z "$sp" ] || kill "$sp" 2>/dev/null; exit 0' TERM
+		# The timeout counts from the run, as the summary's real does
+		# (perf's elapsed time starts at its workload, after perf's own
+		# start-up): from the setup link's pid file, written just after.
+		while ! [ -e "$t/pid" ]; do
+			[ -e "$t/status" ] && exit 0
+			sleep 0.01
+		done
 		sleep "$o_timeout" &
 		sp=$!
 		wait "$sp" || exit 0

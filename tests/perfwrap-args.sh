@@ -66,4 +66,20 @@ for tool in "$TIMEIT" "$PERFWRAP"; do
 		[ "$(cat out)" = "$val" ] || fail "$name --limit-$opt $val: the limit is $(cat out); $(cat err)"
 	done
 done
+
+# --timeout counts from the run, as real does, not from timeit-perf's
+# start: a perf that takes 1.5 s to start still gives the command its
+# whole second (it was killed after 0.83 s of real under a loaded CI).
+perf_path=$(command -v "$perf_bin")
+cat >slowperf <<EOF
+#!/bin/sh
+sleep 1.5
+exec "$perf_path" "\$@"
+EOF
+chmod +x slowperf
+expect_status 137 env TIMEIT_PERF="$tmp/slowperf" "$PERFWRAP" --summary s --timeout 1 \
+	"$AUX" sleep 3000 2>err
+real=$(awk '$1 == "real" { print $2 }' s)
+awk -v r="$real" 'BEGIN { exit !(r >= 1) }' ||
+	fail "timeit-perf --timeout 1 with a slow perf: real $real under 1; $(cat err)"
 exit 0
