@@ -60,7 +60,14 @@ for extra in PWR IO; do
 done
 rt=$("$AUX" sigrt)
 rtmin=${rt% *} rtmax=${rt#* }
-sigs="$sigs $rtmin $((rtmin + 1)) $rtmax"
+# qemu-user keeps host real-time signals for itself and maps the guest's
+# onto others: the host's kill -34 is not the guest's signal 34.
+if emulated; then
+	echo "note: under an emulator the real-time signals are numbered by it: not checked" >&2
+	rtmin=
+else
+	sigs="$sigs $rtmin $((rtmin + 1)) $rtmax"
+fi
 for sig in $sigs; do
 	stop "$TIMEIT" "$sig"
 done
@@ -72,7 +79,7 @@ if command -v "$perf_bin" >/dev/null 2>&1 &&
 	env --default-signal=INT true 2>/dev/null; then
 	TIMEIT_PERF=$perf_bin
 	export TIMEIT_PERF
-	for sig in QUIT USR1 XCPU ALRM $((rtmin + 1)); do
+	for sig in QUIT USR1 XCPU ALRM ${rtmin:+$((rtmin + 1))}; do
 		stop "$PERFWRAP" "$sig"
 	done
 else
