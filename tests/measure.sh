@@ -73,12 +73,19 @@ rusage_counts s
 # Under an emulator the command's system calls are mostly the emulator's
 # user time (qemu-user translates each one): the split is not checked.
 untested=
+# The kernel splits a task's CPU time into user and sys by where its ticks
+# fell (getrusage(2)), so a run's share is a sample: once in a loaded
+# distcheck a 200 ms system-call loop was charged sys 0.0000.  A second
+# run must then show it; two in a row would be a real loss.
 expect_status 0 "$TIMEIT" --summary s "$AUX" sys 200
 sys=$(value s sys)
 if emulated; then
 	untested="the user/sys split (the programs run under an emulator)"
-else
-	in_range "$sys" 0.05 3 || fail "sys 200: sys is $sys"
+elif ! in_range "$sys" 0.05 3; then
+	echo "note: sys 200: sys $sys, run again (a tick-sampled split)" >&2
+	expect_status 0 "$TIMEIT" --summary s "$AUX" sys 200
+	sys=$(value s sys)
+	in_range "$sys" 0.05 3 || fail "sys 200: sys is $sys twice"
 fi
 
 # The command's children count (perf inherit=1, wait4 of the child after
