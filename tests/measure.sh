@@ -188,10 +188,17 @@ fi
 # before exec and each exit's teardown after the counters are detached,
 # docs/BENCHMARKS.md; one child lost of four would be 25 %).
 if [ $counting = yes ]; then
-	expect_status 0 "$TIMEIT" --json j.json "$AUX" fork 4 2>/dev/null
-	ratio=$(jq '.runs[0] | (.counters[] | select(.name == "task-clock") | .value / 1e9)
-		/ (.rusage.utime + .rusage.stime)' j.json)
-	in_range "$ratio" 0.95 1.05 || fail "fork 4: task-clock / rusage user+sys is $ratio"
+	# Once in ~80 loaded make check runs rusage had one child fewer (ratio
+	# 1.35, the other way from a lost counter): said, and a second run
+	# must agree.
+	for try in 1 2; do
+		expect_status 0 "$TIMEIT" --json j.json "$AUX" fork 4 2>/dev/null
+		ratio=$(jq '.runs[0] | (.counters[] | select(.name == "task-clock") | .value / 1e9)
+			/ (.rusage.utime + .rusage.stime)' j.json)
+		in_range "$ratio" 0.95 1.05 && break
+		[ "$try" = 2 ] && fail "fork 4: task-clock / rusage user+sys is $ratio twice"
+		echo "note: fork 4: task-clock / rusage user+sys $ratio ($(jq -c .runs[0].rusage j.json)), run again" >&2
+	done
 fi
 # --rusage-times and --no-perf: user is rusage's utime.
 for opt in --rusage-times --no-perf; do

@@ -134,7 +134,8 @@ int main(int argc, char **argv)
 					burn(50);
 					_exit(0);
 				}
-			while (wait(NULL) > 0)
+			/* Every child reaped, or its time is not in rusage. */
+			while (wait(NULL) > 0 || errno == EINTR)
 				;
 		} else if (!strcmp(a, "spawn")) {
 			int n = atoi(need(argc, argv, ++i));
