@@ -201,7 +201,6 @@ expect_status 137 "$TIMEIT" -t 1 --summary s "$AUX" sleep 20000 2>err
 grep -q '^timeit: TIMING OUT PROCESS: ' err || fail "-t 1 did not time out"
 expect_status 0 "$TIMEIT" -p "$AUX" exit 0 2>err
 grep -q '^real ' err || fail "-p did not give the POSIX layout: $(cat err)"
-exit 0
 
 # --json -: the document on standard output and no file named "-";
 # --summary - still writes the file "-", as the reference does.
@@ -211,3 +210,4 @@ grep -q '"timeit_version"' j.out || fail "--json -: no document on stdout: $(hea
 "$TIMEIT" --summary - "$AUX" exit 0
 [ "$(sed -n 1p ./-)" = "exit 0" ] || fail "--summary - did not write the file '-'"
 rm -f ./-
+exit 0

@@ -293,8 +293,7 @@ for d in c p; do
 		cd "$d" || exit 99
 		"$tool" --summary S "$AUX" pidfile pid sleep 20000 2>stderr 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
 		prog_pid=$!
-		n=0
-		while [ ! -s pid ] && [ "$n" -lt 500 ]; do sleep 0.01; n=$((n + 1)); done
+		wait_for_file pid
 		kill -TERM "$prog_pid"
 		set +e
 		wait "$prog_pid"

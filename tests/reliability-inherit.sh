@@ -65,12 +65,7 @@ if command -v perl > /dev/null 2>&1; then
 
 	perl -e "$block" "$TIMEIT" --summary s "$AUX" pidfile p sleep 30000 &
 	pid=$!
-	n=0
-	while [ ! -s p ]; do
-		n=$((n + 1))
-		[ "$n" -le 500 ] || fail "the command never started"
-		sleep 0.01
-	done
+	wait_for_file p
 	kill -TERM "$pid"
 	set +e
 	wait "$pid"

@@ -15,16 +15,6 @@ alive() {
 	[ "$state" != Z ] && [ "$state" != X ]
 }
 
-# wait_file F: up to 5 s for F to appear.
-wait_file() {
-	n=0
-	while [ ! -s "$1" ]; do
-		n=$((n + 1))
-		[ "$n" -le 500 ] || fail "timed out waiting for $1"
-		sleep 0.01
-	done
-}
-
 # storm SIG...: 30 rounds of the signals at $pid, as fast as kill goes.
 storm() {
 	k=0
@@ -42,7 +32,7 @@ for sigs in INT TERM HUP "INT TERM HUP" "HUP HUP INT TERM"; do
 	# shellcheck disable=SC2086 # a word list
 	$DFLSIG "$TIMEIT" --summary s "$AUX" pidfile p sleep 30000 2> err &
 	pid=$!
-	wait_file p
+	wait_for_file p
 	# shellcheck disable=SC2086
 	storm $sigs
 	set +e

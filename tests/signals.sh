@@ -81,18 +81,20 @@ fi
 # A signal that comes after the command ended on its own does not make its
 # run a killed one, and one between runs of a series starts no further run
 # (which would truncate the output files).  strace holds timeit just after
-# wait4 returned, so the signal lands there.
+# wait4 returned (for 3 s), so the signal lands there.
 if command -v strace > /dev/null 2>&1 && strace -o /dev/null true 2> /dev/null; then
 	late() {
 		rm -f pf s out
 		# LeakSanitizer cannot run under ptrace (a sanitizer build).
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-			strace -o /dev/null -e trace=wait4 -e inject=wait4:delay_exit=1500000 \
+			strace -o /dev/null -e trace=wait4 -e inject=wait4:delay_exit=3000000 \
 			"$TIMEIT" --summary s "$@" --redirect-output out "$AUX" pidfile pf print ran \
 			exit 0 2> err &
 		spid=$!
 		wait_for_file pf
-		sleep 0.3
+		# Once the command has been reaped, strace holds timeit's wait4
+		# for 3 s: the signal lands there.
+		while [ -e "/proc/$(cat pf)" ]; do sleep 0.01; done
 		# timeit is strace's only child.
 		tpid=$(pgrep -P "$spid" | head -n 1)
 		[ -n "$tpid" ] || fail "late signal: no timeit under strace"
@@ -122,7 +124,19 @@ if command -v mkfifo > /dev/null 2>&1 && command -v timeout > /dev/null 2>&1; th
 	[ ! -e s ] && [ ! -e pf ] || fail "FIFO and --timeout: a summary or a run"
 	timeout 20 "$TIMEIT" --summary s --redirect-input fifo "$AUX" pidfile pf 2> err &
 	tpid=$!
-	sleep 0.5
+	# The signal must come once timeit waits in the FIFO's open (its
+	# wchan, proc(5): fifo_open's wait_for_partner), not after a fixed
+	# time that a loaded or emulated machine may not give it; where
+	# wchan cannot tell, after about 5 s.
+	n=0 tp=
+	while [ "$n" -lt 100 ]; do
+		[ -n "$tp" ] || tp=$(pgrep -P "$tpid") || true
+		case $(cat "/proc/${tp:-0}/wchan" 2> /dev/null) in
+		fifo_open | wait_for_partner) break ;;
+		esac
+		n=$((n + 1))
+		sleep 0.05
+	done
 	kill -s INT "$tpid" 2> /dev/null || true
 	wait_status "$tpid"
 	[ "$got" -eq 137 ] || fail "FIFO and SIGINT: status $got"

@@ -51,11 +51,12 @@ expect_status 137 "$TIMEIT" --summary s --limit-core 0 "$AUX" signal 9 2>/dev/nu
 check_layout s 137 no
 
 # --report-maxrss: bytes (ru_maxrss is KiB on Linux), and a plausible
-# value after touching 64 MiB.
+# value after touching 64 MiB (the kernel counts RSS in per-CPU batches:
+# up to 512 KiB short).
 expect_status 0 "$TIMEIT" --summary s --report-maxrss "$AUX" alloc 64
 check_layout s 0 yes
 rss=$(awk '/^maxrss/ { print $2; exit }' s)
-in_range "$rss" 67108864 536870912 || fail "maxrss after alloc 64 is $rss bytes"
+in_range "$rss" 66584576 536870912 || fail "maxrss after alloc 64 is $rss bytes"
 expect_status 0 "$TIMEIT" --summary s --report-maxrss "$AUX" exit 0
 small=$(awk '/^maxrss/ { print $2; exit }' s)
 in_range "$small" 4096 33554432 || fail "maxrss of a tiny program is $small bytes"
