@@ -141,18 +141,22 @@ errno_guess() {
 		echo "Permission denied"
 	else
 		# The nearest ancestor that can be seen says why the path
-		# cannot: a file, a directory that cannot be searched, or
-		# a directory without the next component.
-		d=$1
+		# cannot: a file, a directory that cannot be searched, a
+		# directory without the next component, or the path's own
+		# directory, in which a new file cannot be made.
+		d=$1 parent=
 		while :; do
 			case $d in */*) d=${d%/*} ;; *) d=. ;; esac
 			[ -n "$d" ] || d=/
+			[ -n "$parent" ] || parent=$d
 			[ -e "$d" ] || [ "$d" = . ] || [ "$d" = / ] || continue
 			break
 		done
 		if ! [ -d "$d" ]; then
 			echo "Not a directory"
 		elif ! [ -x "$d" ]; then
+			echo "Permission denied"
+		elif [ "$2" = w ] && [ "$d" = "$parent" ] && ! [ -w "$d" ]; then
 			echo "Permission denied"
 		else
 			echo "No such file or directory"
@@ -454,7 +458,7 @@ elif [ "$o_summary_set" = 1 ]; then
 		elif [ -f "$sum_target" ] && [ -w "$sum_target" ]; then
 			sum_direct=2
 		else
-			die "--summary: $o_summary: $(errno_guess "$sum_dir/." w)" "$st_usage"
+			die "--summary: $o_summary: $(errno_guess "$sum_target" w)" "$st_usage"
 		fi
 	fi
 fi

@@ -156,6 +156,27 @@ if unprivileged; then
 		[ -z "$(find "$tmp/u/shared" -name '.timeit.tmp.*')" ] ||
 			fail "$name: sticky directory: temporary files left"
 	done
+	# A directory the user may search but not write: a new file there is
+	# refused as open(2) refuses it, nothing runs (timeit-perf once said
+	# "Is a directory" and "No such file or directory").
+	mkdir "$tmp/u/ro"
+	chmod 555 "$tmp/u/ro"
+	for tool in $tools; do
+		name=${tool##*/}
+		opts="--summary --redirect-stdout --redirect-stderr --redirect-output"
+		[ "$name" = timeit ] && opts="$opts --json"
+		for opt in $opts; do
+			# shellcheck disable=SC2086 # AS_USER is a word list
+			set +e
+			$AS_USER "$tmp/u/$name" "$opt" "$tmp/u/ro/f" "$U_AUX" print ran >out 2>err
+			st=$?
+			set -e
+			[ "$st" = 1 ] || [ "$st" = 66 ] || fail "$name $opt in an unwritable directory: status $st"
+			[ "$(cat err)" = "$name: $opt: $tmp/u/ro/f: Permission denied" ] ||
+				fail "$name $opt in an unwritable directory: $(cat err)"
+			[ ! -s out ] && [ ! -e "$tmp/u/ro/f" ] || fail "$name $opt: ran, or made the file"
+		done
+	done
 else
 	skip "everything else checked; not the sticky directory (running as root without setpriv: no unprivileged user)"
 fi
