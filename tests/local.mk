@@ -88,8 +88,10 @@ TESTS += tests/signals.sh tests/redirect.sh tests/limits.sh tests/measure.sh
 EXTRA_DIST += tests/signals.sh tests/redirect.sh tests/limits.sh tests/measure.sh
 
 # Issue 6: timeit-perf, the perf-stat wrapper.
-TESTS += tests/perfwrap-conformance.sh tests/perfwrap-lint.sh tests/perfwrap-fallback.sh
-EXTRA_DIST += tests/perfwrap-conformance.sh tests/perfwrap-lint.sh tests/perfwrap-fallback.sh
+TESTS += tests/perfwrap-conformance.sh tests/perfwrap-lint.sh tests/perfwrap-fallback.sh \
+	tests/perfwrap-lost.sh
+EXTRA_DIST += tests/perfwrap-conformance.sh tests/perfwrap-lint.sh tests/perfwrap-fallback.sh \
+	tests/perfwrap-lost.sh
 TESTS += tests/noise-test
 check_PROGRAMS += tests/noise-test
 # The platform seam (lib/os.h) over fake /proc and /sys trees.
