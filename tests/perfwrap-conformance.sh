@@ -29,6 +29,12 @@ cases=0
 closed_stdin=0
 min_real=0
 cpu_times=1
+# Under an emulator timeit's user is rusage's (it counts nothing there)
+# and timeit-perf's is task-clock over its chain, whose emulator start-up
+# dominates a short command (0.02 s against 0.11 s seen): the CPU times
+# are not the contract's, and are not compared.
+emu=0
+! emulated || emu=1
 
 # run TOOL DIR ARGS...: run TOOL from DIR; keep its status and stderr there.
 # fds 3-9 are closed: timeit-perf uses them for itself (see its BUGS).
@@ -101,7 +107,7 @@ check_summary() {
 	# CPU times: the perf path adds a few ms of shells and execs.  Wall
 	# time depends on the load of a shared VM, so only a lower bound.
 	for k in user sys task-clock; do
-		[ "$cpu_times" = 1 ] || break
+		[ "$cpu_times" = 1 ] && [ "$emu" = 0 ] || break
 		cv=$(summary_value "c/$1" "$k") pv=$(summary_value "p/$1" "$k")
 		[ -n "$cv" ] || continue
 		close_enough "$cv" "$pv" 0.06 0.25 || fail "$label: $k: timeit $cv, timeit-perf $pv"
@@ -309,4 +315,6 @@ done
 cases=$((cases + 1))
 
 echo "$cases cases agree"
+[ "$emu" = 0 ] ||
+	skip "everything else checked; not the CPU times (the programs run under an emulator, $("$AUX" machine) on $(uname -m))"
 exit 0
