@@ -98,6 +98,10 @@ grep -q '"ldflags": "-s",' "$tmp/diff/B/report.json" || fail "side B's report la
 cmp -s start.A start.B || fail "the sides' start differs: $(cat start.A start.B)"
 [ -s rev.A ] || fail "side A has no revision"
 [ "$(cat rev.B)" = $(($(cat rev.A) + 1)) ] || fail "revisions A $(cat rev.A), B $(cat rev.B)"
+# make clean takes all that make ab wrote: no file, and no directory but O.
+make -s -f "$suite/Makefile" clean O="$tmp/diff"
+[ ! -e "$tmp/diff" ] || [ "$(find "$tmp/diff")" = "$tmp/diff" ] ||
+	fail "make clean after make ab left: $(find "$tmp/diff" -mindepth 1)"
 
 # Run settings cannot differ between the sides (every sample runs with
 # those of make ab): refused before anything is written, as are a missing
