@@ -336,7 +336,7 @@ const char *ti_vgcount_weights_parse(const char *s, struct ti_vgcount_weights *w
 	const char *p = s;
 	struct ti_vgcount_weights x;
 
-	x.mispredict = w->mispredict;
+	x.mispredict = TI_VGCOUNT_WEIGHT_MISPREDICT;
 	if (!list_u64(&p, &x.l1, false) ||
 	    !(list_u64(&p, &x.ll, true) ||
 	      (list_u64(&p, &x.ll, false) && list_u64(&p, &x.mispredict, true))))

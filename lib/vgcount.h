@@ -146,7 +146,9 @@ int ti_vgcount_est_cycles(const struct ti_vgcount_totals *t, const struct ti_vgc
 const char *ti_vgcount_cache_parse(const char *s, struct ti_vgcount_cache *c);
 
 /* Parse S, "L1,LL[,MISPREDICT]" (non-negative integers), into W; without
- * the third, W->mispredict is left as it was.  Returns NULL or why not. */
+ * the third, W->mispredict is the default, TI_VGCOUNT_WEIGHT_MISPREDICT
+ * (so that a repeated option's last use wins whole).  Returns NULL or why
+ * not, W unchanged then. */
 const char *ti_vgcount_weights_parse(const char *s, struct ti_vgcount_weights *w);
 
 /* The name of level L as cachegrind writes it ("I1", "D1", "LL"). */

@@ -135,7 +135,8 @@ static void weight_cases(void)
 	struct ti_vgcount_weights w = { 0, 0, 7 };
 
 	tap_ok(!ti_vgcount_weights_parse("10,200", &w) && w.l1 == 10 && w.ll == 200 &&
-	       w.mispredict == 7, __LINE__, "weights 10,200: the mispredict weight stays");
+	       w.mispredict == TI_VGCOUNT_WEIGHT_MISPREDICT, __LINE__,
+	       "weights 10,200: the default mispredict weight, not the one before");
 	tap_ok(!ti_vgcount_weights_parse("0,0,0", &w) && w.l1 == 0 && w.ll == 0 && w.mispredict == 0,
 	       __LINE__, "weights 0,0,0 (est-cycles is the instruction count)");
 	tap_ok(!ti_vgcount_weights_parse("4,30,15", &w) && w.l1 == 4 && w.ll == 30 &&
