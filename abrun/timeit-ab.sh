@@ -32,16 +32,21 @@ tests that are still undecided, and print timeit-compare's verdict over
 every round.
 
 options:
-  -o, --output DIR           keep every round's lit -o JSON in DIR (default timeit-ab.out;
-                             it must not exist or be empty)
-      --lit PATH             the lit program (default: lit, llvm-lit or Debian's lit.py)
-      --compare PATH         the timeit-compare program (default: next to $prog, or in PATH)
-  -C, --compare-option OPT   pass OPT to every timeit-compare call (repeatable), e.g. -C --min-change=2
-  -n, --samples N|auto       N rounds, or auto (the default): until every test is decided
+  -o, --output DIR           keep every round's lit -o JSON in DIR (default
+                             timeit-ab.out; it must not exist or be empty)
+      --lit PATH             the lit program (default: lit, llvm-lit or
+                             Debian's lit.py)
+      --compare PATH         the timeit-compare program (default: next to
+                             $prog, or in PATH)
+  -C, --compare-option OPT   pass OPT to every timeit-compare call
+                             (repeatable), e.g. -C --min-change=2
+  -n, --samples N|auto       N rounds, or auto (the default): until every
+                             test is decided
       --min-samples N        rounds before the first look (default 6)
       --max-samples N        rounds at most (default 30)
       --look-every N         rounds between looks (default 6)
-      --budget SECONDS       start no round that would end later than SECONDS after the first (0: none)
+      --budget SECONDS       start no round that would end later than SECONDS
+                             after the first (0: none)
       --order ORDER          alternate (A B, B A, ...; the default) or random
       --seed N               the seed of --order random (default 1)
   -q, --quiet                no progress on stderr
@@ -54,6 +59,7 @@ a time unless LIT_ARGUMENTS say otherwise.
 Exit status: timeit-compare's on the final table (0 no significant regression,
 1 a significant regression); 2 on a usage error or when lit or timeit-compare
 fails; 130 when interrupted.  See timeit-ab(1).
+
 Report bugs to: $bugreport
 EOF
 }

@@ -53,16 +53,21 @@ sys times like timeit(1).
 options:
   -h, --help                       show this help and exit
       --version                    show the version and exit
-  -p, --posix                      report on stderr in the POSIX layout (without --summary)
-  -t, --timeout N                  kill the command's process group after N seconds (0: never); status 137
+  -p, --posix                      report on stderr in the POSIX layout
+                                   (without --summary)
+  -t, --timeout N                  kill the command's process group after
+                                   N seconds (0: never); status 137
   -c, --chdir PATH                 run the command in directory PATH
-      --summary PATH               write the summary to PATH (atomically) instead of reporting on stderr
+      --summary PATH               write the summary to PATH (atomically)
+                                   instead of reporting on stderr
       --redirect-input PATH        the command's stdin reads PATH
       --redirect-output PATH       the command's stdout and stderr go to PATH
       --redirect-stdout PATH       the command's stdout goes to PATH
       --redirect-stderr PATH       the command's stderr goes to PATH
-      --append-exitstatus          append 'exit N' to the stdout file and exit 0
-      --report-maxrss              report the peak resident set size (bytes, via GNU time)
+      --append-exitstatus          append 'exit N' to the stdout file and
+                                   exit 0
+      --report-maxrss              report the peak resident set size
+                                   (bytes, via GNU time)
       --limit-cpu N                RLIMIT_CPU, seconds
       --limit-stack-size N         RLIMIT_STACK, bytes
       --limit-data-size N          RLIMIT_DATA, bytes
@@ -71,14 +76,19 @@ options:
       --limit-core N               RLIMIT_CORE, bytes
       --limit-file-count N         RLIMIT_NOFILE
       --limit-subprocess-count N   RLIMIT_NPROC
-  -e, --events LIST                count these perf events (comma-separated) instead of the defaults
-      --fallback                   without a working perf, measure with $gnutime (rusage)
+  -e, --events LIST                count these perf events (comma-separated)
+                                   instead of the defaults
+      --fallback                   without a working perf, measure with
+                                   $gnutime (rusage)
   -q, --quiet                      no notes about counters on stderr
   -v, --verbose                    list every event that was skipped
 
 Exit status: the command's; 128+S when killed by signal S; 137 on timeout
 or interrupt; 127/126 when it cannot be run; 66 when timeit-perf itself
-fails (no perf); 1 on a usage error.  See timeit-perf(1).
+fails (no perf); 1 on a usage error.
+
+Environment: TIMEIT_OPTIONS, options read before the command line's;
+TIMEIT_PERF, the perf program.  See timeit-perf(1).
 
 Report bugs to: $bugreport
 EOF

@@ -70,7 +70,8 @@ static const struct option_def {
 	{ NULL, "--limit-file-count", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_NOFILE, "RLIMIT_NOFILE" },
 	{ NULL, "--limit-subprocess-count", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_NPROC, "RLIMIT_NPROC" },
 	{ "-e", "--events", OPT_EVENTS, ARG_LIST, 0,
-	  "count these perf events (comma-separated) instead of the defaults" },
+	  "count these perf events (comma-separated) instead of the defaults (task-clock, "
+	  "cycles, instructions; context-switches and page-faults come from rusage)" },
 	{ NULL, "--strict-events", OPT_STRICT_EVENTS, ARG_NONE, 0,
 	  "an event that cannot be counted is an error (status 66), not a note" },
 	{ NULL, "--list-events", OPT_LIST_EVENTS, ARG_NONE, 0,
@@ -124,6 +125,33 @@ static const struct option_def *find_option(const char *arg)
 	return NULL;
 }
 
+/* The help column: from USAGE_HELP_AT, words wrapped before column 80. */
+enum { USAGE_LEFT = 37, USAGE_HELP_AT = 2 + USAGE_LEFT + 1, USAGE_WIDTH = 79 };
+
+/* TEXT from column USAGE_HELP_AT, wrapped at blanks; a word longer than
+ * the column stands on a line of its own. */
+static void usage_help(FILE *f, const char *text)
+{
+	int col = USAGE_HELP_AT;
+
+	while (*text) {
+		size_t len = strcspn(text, " ");
+
+		if (col > USAGE_HELP_AT && col + 1 + (int)len > USAGE_WIDTH) {
+			fprintf(f, "\n%*s", USAGE_HELP_AT, "");
+			col = USAGE_HELP_AT;
+		} else if (col > USAGE_HELP_AT) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(text, 1, len, f);
+		col += (int)len;
+		text += len;
+		text += strspn(text, " ");
+	}
+	fputc('\n', f);
+}
+
 void ti_options_usage(FILE *f)
 {
 	fprintf(f, "usage: timeit [options] [--] command [arguments ...]\n\n"
@@ -134,16 +162,20 @@ void ti_options_usage(FILE *f)
 		char left[64];
 		const char *arg = o->arg == ARG_NUMBER ? " N" : o->arg == ARG_PATH ? " PATH"
 				: o->arg == ARG_LIST ? " LIST" : o->arg == ARG_WORD ? " WORD"
-				: o->arg == ARG_GEOMETRY ? " S,A,L" : o->arg == ARG_WEIGHTS ? " L1,LL,BM"
+				: o->arg == ARG_GEOMETRY ? " S,A,L" : o->arg == ARG_WEIGHTS ? " L1,LL[,M]"
 				: "";
 
 		snprintf(left, sizeof left, "%s%s%s%s", o->shortname ? o->shortname : "    ",
 			 o->shortname ? ", " : "", o->longname, arg);
-		fprintf(f, "  %-36s %s\n", left, o->help);
+		fprintf(f, "  %-*s ", USAGE_LEFT, left);
+		usage_help(f, o->help);
 	}
-	fprintf(f, "\nExit status: the command's; 128+S when killed by signal S; 137 on timeout\n"
-		   "or interrupt; 127/126 when it cannot be run; 66 when timeit itself fails;\n"
-		   "1 on a usage error.  See timeit(1).\n\n"
+	fprintf(f, "\nExit status: the command's; 128+S when killed by signal S; 137 on timeout,\n"
+		   "--limit-cpu or interrupt; 127/126 when it cannot be run; 66 when it cannot\n"
+		   "be set up (a redirect, --chdir, --cpu) or timeit itself fails; 1 on a usage\n"
+		   "error or a --summary or --json path that cannot be written.\n\n"
+		   "Environment: TIMEIT_OPTIONS, options read before the command line's (for\n"
+		   "the runs lit or CMake start).  See timeit(1).\n\n"
 		   "Report bugs to: %s\n", PACKAGE_BUGREPORT);
 }
 
