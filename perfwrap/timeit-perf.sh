@@ -705,8 +705,9 @@ fi
 timer_pid=
 start_timer() {
 	[ "$o_timeout" != 0 ] || return 0
-	# Past 18 digits a timeout is no timeout (lib/spawn.c arm_timeout).
-	[ "${#o_timeout}" -le 10 ] || return 0
+	# From 2^31 seconds (68 years) a timeout is no timeout, as in timeit
+	# (lib/spawn.c arm_timeout).
+	le "$o_timeout" 2147483647 || return 0
 	(
 		sp=
 		trap '[ -z "$sp" ] || kill "$sp" 2>/dev/null; exit 0' TERM
