@@ -27,16 +27,28 @@ err_is "timeit-compare: too many paths: 'C' (use -a/-b for several per side)" A 
 err_is "timeit-compare: unknown option '--bogus'" --bogus A B
 err_is "timeit-compare: --alpha: invalid number 'x'" --alpha x A B
 # A number out of range says the range (timeit-compare.1 OPTIONS).
-err_is "timeit-compare: --alpha: '0.7' is out of range (1e-12 to 0.5)" --alpha 0.7 A B
-err_is "timeit-compare: --alpha: '1' is out of range (1e-12 to 0.5)" --alpha 1 A B
-err_is "timeit-compare: --alpha: '1.5' is out of range (1e-12 to 0.5)" --alpha=1.5 A B
+err_is "timeit-compare: --alpha: '0.7' is out of range (1e-12 to 0.25)" --alpha 0.7 A B
+err_is "timeit-compare: --alpha: '1' is out of range (1e-12 to 0.25)" --alpha 1 A B
+err_is "timeit-compare: --alpha: '1.5' is out of range (1e-12 to 0.25)" --alpha=1.5 A B
 err_is "timeit-compare: --min-change: '-1' is out of range (0 to 1000)" --min-change=-1 A B
 err_is "timeit-compare: --filter-short: '1e99' is out of range (0 to 1e12)" --filter-short 1e99 A B
 err_is "timeit-compare: --bootstrap: '10' is out of range (100 to 10000000)" --bootstrap 10 A B
 err_is "timeit-compare: --bootstrap: '99' is out of range (100 to 10000000)" --bootstrap 99 A B
 err_is "timeit-compare: --bootstrap: '10000001' is out of range (100 to 10000000)" --bootstrap 10000001 A B
 err_is "timeit-compare: --bootstrap: invalid number 'many'" --bootstrap many A B
-expect_status 0 "$COMPARE" --bootstrap 100 --alpha 0.5 --min-change 1000 A B >/dev/null
+expect_status 0 "$COMPARE" --bootstrap 100 --alpha 0.25 --min-change 1000 A B >/dev/null
+err_is "timeit-compare: --alpha: '0.5' is out of range (1e-12 to 0.25)" --alpha 0.5 A B
+# The largest alpha with benchmarks that are tested, paired and unpaired:
+# a verdict, not a failure (0.5 once gave "Cannot allocate memory").
+mkdir A8 B8
+for i in 1 2 3 4 5 6 7 8; do
+	printf 'exit 0\nreal 1\nuser 1.0%s\nsys 0\n' "$i" >"A8/t.$i.time"
+	printf 'exit 0\nreal 1\nuser 1.1%s\nsys 0\n' "$i" >"B8/t.$i.time"
+done
+for mode in --paired --unpaired; do
+	expect_status 1 "$COMPARE" --alpha 0.25 "$mode" A8 B8 >out 2>err
+	grep -q '^t .* regressed ' out || fail "--alpha 0.25 $mode: $(cat out err)"
+done
 err_is "timeit-compare: --format: unknown format 'xml' (text, md, csv, json)" --format xml A B
 err_is "timeit-compare: --noise-floor: needs two paths, A1 A2" A B --noise-floor A
 err_is "timeit-compare: --seed: invalid number '-3'" --seed -3 A B

@@ -54,7 +54,7 @@ static const struct option_help {
 	{ "", "compile_time, link_time, compile_maxrss, link_maxrss," },
 	{ "", "code_size, any summary key, or hash (compare binary" },
 	{ "", "identities only)" },
-	{ "--alpha P", "significance level (1e-12 to 0.5; default 0.05)" },
+	{ "--alpha P", "significance level (1e-12 to 0.25; default 0.05)" },
 	{ "--min-change PCT", "the gate: a change needs |B/A-1| >= PCT %, and" },
 	{ "", "'unchanged' an interval within +-PCT % (default 1)" },
 	{ "--fdr", "control the false discovery rate (the default)" },
@@ -223,7 +223,8 @@ static void parse_args(int argc, char **argv, struct config *c)
 			if (!*c->ab.metric)
 				usage_error("%s: empty metric name", name);
 		} else if (IS("--alpha")) {
-			c->ab.alpha = number_arg(name, VALUE(), 1e-12, 0.5, "1e-12 to 0.5");
+			/* The equivalence interval's level is 1 - 2 alpha. */
+			c->ab.alpha = number_arg(name, VALUE(), 1e-12, 0.25, "1e-12 to 0.25");
 		} else if (IS("--min-change")) {
 			c->ab.min_change = number_arg(name, VALUE(), 0, 1000, "0 to 1000");
 		} else if (IS("--filter-short")) {
@@ -477,9 +478,14 @@ int main(int argc, char **argv)
 		need_hashes(&sa, &sb);
 	c.ab.keep = keep;
 	c.ab.keep_arg = &c;
-	if (ti_ab_verdict_run(&c.ab, &sa, &sb, c.floor_a ? &fa : NULL, c.floor_b ? &fb : NULL,
-			      &r) < 0)
+	int rc = ti_ab_verdict_run(&c.ab, &sa, &sb, c.floor_a ? &fa : NULL,
+				   c.floor_b ? &fb : NULL, &r);
+	if (rc == -ENOMEM)
 		oom();
+	if (rc < 0) {
+		fprintf(stderr, "timeit-compare: the verdicts failed: %s\n", strerror(-rc));
+		exit(EXIT_ERROR);
+	}
 	if (r.regressed)
 		status = EXIT_REGRESSED;
 	if (c.ab.strict && r.n == 0) {

@@ -137,7 +137,9 @@ struct ti_ab_result {
 
 /* Compare the sorted sets A and B (and, when FA and FB are not NULL, take
  * each benchmark's noise floor from the A/A pair FA, FB) under C into R
- * (free with ti_ab_result_free).  Returns 0 or -ENOMEM. */
+ * (free with ti_ab_result_free).  Returns 0, -ENOMEM, or -EINVAL for a
+ * configuration the statistics cannot serve (an alpha of 0.5 or more
+ * leaves no equivalence interval). */
 int ti_ab_verdict_run(const struct ti_ab_config *c, const struct ti_ab_set *a,
 		      const struct ti_ab_set *b, const struct ti_ab_set *fa,
 		      const struct ti_ab_set *fb, struct ti_ab_result *r);
