@@ -38,6 +38,18 @@ err_is "timeit-compare: --bootstrap: '10000001' is out of range (100 to 10000000
 err_is "timeit-compare: --bootstrap: invalid number 'many'" --bootstrap many A B
 expect_status 0 "$COMPARE" --bootstrap 100 --alpha 0.25 --min-change 1000 A B >/dev/null
 err_is "timeit-compare: --alpha: '0.5' is out of range (1e-12 to 0.25)" --alpha 0.5 A B
+# --svg never replaces an input: a file given as one (by any name), or a
+# summary-file name a results directory is read for; nothing written.
+cp A/x.time x.keep
+err_is "timeit-compare: --svg 'A/x.time' is named like a summary file (*.time), which results directories are read for" \
+	--svg A/x.time A B
+err_is "timeit-compare: --svg 'B/y.1.time.wrong-output' is named like a summary file (*.time), which results directories are read for" \
+	--svg B/y.1.time.wrong-output A B
+ln -s A/x.time xlink
+err_is "timeit-compare: --svg 'xlink' is the input 'A/x.time'" --svg xlink -a A/x.time -b B/x.time
+err_is "timeit-compare: --svg './B/x.time' is the input 'B/x.time'" --svg ./B/x.time -a A/x.time -b B/x.time
+cmp -s A/x.time x.keep && [ ! -e B/y.1.time.wrong-output ] || fail "--svg on an input wrote something"
+rm xlink
 # The largest alpha with benchmarks that are tested, paired and unpaired:
 # a verdict, not a failure (0.5 once gave "Cannot allocate memory").
 mkdir A8 B8

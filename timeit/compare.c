@@ -171,6 +171,26 @@ static void same_twice(const char *const *paths, size_t n, const char *opt)
 	}
 }
 
+/* The plot must not replace a result it was made from: an --svg path that
+ * is one of the input files, or named as a summary file that a results
+ * directory would read (NAME.I.time) -- a typo that would destroy a
+ * sample.  Checked before anything is read or written. */
+static void svg_not_an_input(const struct config *c)
+{
+	size_t len = strlen(c->svg);
+
+	for (size_t i = 0; i < c->na + c->nb + 2; i++) {
+		const char *p = i < c->na ? c->a[i] : i < c->na + c->nb ? c->b[i - c->na]
+			      : i == c->na + c->nb ? c->floor_a : c->floor_b;
+		if (p && ti_outfile_same(c->svg, p))
+			usage_error("--svg '%s' is the input '%s'", c->svg, p);
+	}
+	if ((len >= 5 && strcmp(c->svg + len - 5, ".time") == 0) ||
+	    (len >= 18 && strcmp(c->svg + len - 18, ".time.wrong-output") == 0))
+		usage_error("--svg '%s' is named like a summary file (*.time), which results "
+			    "directories are read for", c->svg);
+}
+
 static void parse_args(int argc, char **argv, struct config *c)
 {
 	const char *pos[2];
@@ -324,6 +344,8 @@ static void parse_args(int argc, char **argv, struct config *c)
 		usage_error("nothing to compare: give A and B");
 	same_twice(c->a, c->na, "-a");
 	same_twice(c->b, c->nb, "-b");
+	if (c->svg)
+		svg_not_an_input(c);
 	c->report.color = !c->no_color && c->report.format == TI_AB_TEXT && isatty(STDOUT_FILENO) &&
 		   !getenv("NO_COLOR");
 }
