@@ -14,11 +14,6 @@
 #include "os.h"
 #include "outfile.h"
 
-/* The temporary file's directory is only ever searched (unlinkat). */
-#ifndef O_PATH
-#define O_PATH O_RDONLY
-#endif
-
 /* The temporary file beside the target: a fixed name, so that a target
  * name of up to NAME_MAX bytes still works. */
 static const char tmpl[] = ".timeit.tmp.XXXXXX";
@@ -70,27 +65,13 @@ static int make_tmp(struct ti_outfile *of)
 	return 0;
 }
 
-/* Whether the temporary file is still at its path. */
-static bool tmp_in_place(const struct ti_outfile *of)
-{
-	struct stat st;
-
-	return stat(of->tmp, &st) == 0 && st.st_dev == of->tmp_dev && st.st_ino == of->tmp_ino;
-}
-
-/* Remove the temporary file: at its path, or, when the command moved its
- * directory, where the directory is now. */
+/* Remove the temporary file, if it is still the one made. */
 static void remove_tmp(struct ti_outfile *of)
 {
 	struct stat st;
-	const char *base = strrchr(of->tmp, '/');
 
-	base = base ? base + 1 : of->tmp;
-	if (tmp_in_place(of))
+	if (stat(of->tmp, &st) == 0 && st.st_dev == of->tmp_dev && st.st_ino == of->tmp_ino)
 		unlink(of->tmp);
-	else if (of->dirfd >= 0 && fstatat(of->dirfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		 st.st_dev == of->tmp_dev && st.st_ino == of->tmp_ino)
-		unlinkat(of->dirfd, base, 0);
 }
 
 /* Resolve a chain of symlinks at PATH, so the file behind it is replaced
@@ -153,7 +134,6 @@ int ti_outfile_prepare(struct ti_outfile *of, const char *path)
 	memset(of, 0, sizeof *of);
 	of->fd = -1;
 	of->fdnum = -1;
-	of->dirfd = -1;
 	/* An empty path names no file (open(2) gives ENOENT); the temporary
 	 * file would still be created, in ".", and only the rename at the end,
 	 * after the command has run, would fail. */
@@ -213,10 +193,6 @@ int ti_outfile_prepare(struct ti_outfile *of, const char *path)
 			goto fail;
 		return 0;
 	}
-	/* Held to remove the temporary file from wherever its directory is at
-	 * the end (the command may move it); without it only the path is
-	 * tried. */
-	of->dirfd = open(of->tmp, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	snprintf(of->tmp, need, "%.*s%s", (int)dlen, of->target, tmpl);
 	/* A result file gets the usual 0666 & ~umask, or the mode of the file
 	 * it replaces. */
@@ -236,6 +212,13 @@ int ti_outfile_prepare(struct ti_outfile *of, const char *path)
 			return 0;
 		goto fail;
 	}
+	/* It can be: made again at commit.  Nothing of timeit's is in the
+	 * directory while the command runs -- a run killed with SIGKILL (an
+	 * outer timeout, the OOM killer) leaves no temporary file, and the
+	 * command may remove, move or recreate the directory (make clean). */
+	close(of->fd);
+	of->fd = -1;
+	remove_tmp(of);
 	return 0;
 fail:
 	ti_outfile_abort(of);
@@ -306,20 +289,24 @@ int ti_outfile_commit(struct ti_outfile *of, const char *data, size_t len)
 		ti_outfile_abort(of);
 		return rc;
 	}
-	/* The command removed or moved the temporary file or its directory
-	 * (make clean, rm -rf of a build directory it then recreates): the
-	 * result goes where its path leads now, from a new temporary file;
-	 * the old one goes from wherever it is. */
-	if (!tmp_in_place(of)) {
-		close(of->fd);
-		of->fd = -1;
-		remove_tmp(of);
-		if ((rc = make_tmp(of)) < 0) {
-			free(of->tmp);
-			of->tmp = NULL;
-			ti_outfile_abort(of);
-			return rc;
+	/* The result goes where its path leads now, whatever the command did
+	 * to the directory meanwhile (make clean, rm -rf of a build directory
+	 * it then recreates), from a temporary file made now.  A directory
+	 * the command made unwritable: the existing file, in place. */
+	if ((rc = make_tmp(of)) < 0) {
+		free(of->tmp);
+		of->tmp = NULL;
+		if ((rc == -EACCES || rc == -EPERM) && stat(of->target, &st) == 0 &&
+		    S_ISREG(st.st_mode)) {
+			int fd = open(of->target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+			if (fd >= 0) {
+				rc = rewrite(fd, data, len);
+				if (close(fd) < 0 && rc == 0)
+					rc = -errno;
+			}
 		}
+		ti_outfile_abort(of);
+		return rc;
 	}
 	rc = write_all(of->fd, data, len);
 	if (close(of->fd) < 0 && rc == 0)
@@ -408,7 +395,4 @@ void ti_outfile_abort(struct ti_outfile *of)
 	of->tmp = NULL;
 	free(of->target);
 	of->target = NULL;
-	if (of->dirfd >= 0)
-		close(of->dirfd);
-	of->dirfd = -1;
 }

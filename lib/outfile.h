@@ -16,15 +16,15 @@ struct ti_outfile {
 	bool inplace;		/* FD is the target itself: its directory is not
 				 * writable, or is sticky and the file another
 				 * user's; the file is (rewritten, not atomic) */
-	int dirfd;		/* the temporary file's directory (searched only), or -1 */
 	dev_t tmp_dev;		/* the temporary file, to know it again */
 	ino_t tmp_ino;
 	mode_t mode;		/* the mode the result file gets */
 };
 
 /* Prepare PATH for writing: for a regular (or not yet existing) file,
- * create a temporary file in the same directory so that a path that cannot
- * be written fails now, before anything runs; a symlink is followed to its
+ * create a temporary file in the same directory and remove it again, so
+ * that a path that cannot be written fails now, before anything runs, and
+ * nothing is left there while the command runs; a symlink is followed to its
  * target; anything else must be writable and is written in place at commit.
  * An existing writable file in a directory where no file can be created,
  * or that a sticky directory would not let this user replace (another
@@ -32,11 +32,13 @@ struct ti_outfile {
  * (what the reference's fopen does; not atomic).  Returns 0 or -errno. */
 int ti_outfile_prepare(struct ti_outfile *of, const char *path);
 
-/* Write DATA and put it in place (rename over the target).  Whatever the
- * command did meanwhile to the temporary file or its directory (removed,
+/* Write DATA and put it in place (a temporary file renamed over the
+ * target).  Whatever the command did meanwhile to the directory (removed,
  * moved, recreated: make clean), the result goes where the path leads now,
- * as the reference's fopen at the end would put it.  Returns 0 or -errno;
- * on failure the previous file is left untouched. */
+ * as the reference's fopen at the end would put it; where no file can be
+ * created any more, an existing target is rewritten in place.  Returns 0
+ * or -errno; on failure no temporary file is left, and the previous file
+ * is untouched unless it was being rewritten in place. */
 int ti_outfile_commit(struct ti_outfile *of, const char *data, size_t len);
 
 /* Whether paths A and B name one regular file, as open(2) would find

@@ -997,8 +997,18 @@ else
 	# mktemp makes 0600; a result file gets 0666 & ~umask, or the mode
 	# of the file it replaces.  A rename that a sticky directory refuses
 	# after all (root without CAP_FOWNER) leaves the file rewritten in
-	# place.
-	if sum_tmp=$(mktemp -- "$sum_dir/.timeit.tmp.XXXXXX" 2>/dev/null) &&
+	# place, and so does a directory in which the command left no file to
+	# be made (lib/outfile.c).
+	if ! sum_tmp=$(mktemp -- "$sum_dir/.timeit.tmp.XXXXXX" 2>/dev/null); then
+		sum_tmp=
+		if [ -f "$sum_target" ] && [ -w "$sum_target" ]; then
+			cat "$t/summary" >"$sum_target" ||
+				{ echo "$prog: --summary: $o_summary: write failed" >&2; status_out=$st_internal; }
+		else
+			echo "$prog: --summary: $o_summary: $(errno_guess "$sum_target" w)" >&2
+			status_out=$st_internal
+		fi
+	elif
 		if [ -e "$sum_target" ]; then
 			chmod --reference="$sum_target" -- "$sum_tmp" 2>/dev/null || :
 		else

@@ -59,6 +59,23 @@ for tool in $tools; do
 	expect_status 66 "$tool" --summary bd/c.time sh -c 'rm -rf bd' 2>err
 	grep -q -- "--summary: bd/c.time" err || fail "$name: no error for a vanished directory"
 	[ -z "$(leftovers)" ] || fail "$name: temporary files left: $(leftovers)"
+
+	# Nothing of the tool's is beside its results while the command runs:
+	# killed with SIGKILL (an outer timeout -s KILL, the OOM killer), it
+	# leaves no temporary file.
+	rm -rf bd
+	mkdir bd
+	json=
+	[ "$name" = timeit ] && json="--json bd/j"
+	# shellcheck disable=SC2086 # json is a word list
+	"$tool" --summary bd/s $json "$AUX" pidfile bd/pid sleep 30000 &
+	tpid=$!
+	wait_for_file bd/pid
+	[ -z "$(leftovers)" ] || fail "$name: temporary files while the command runs: $(leftovers)"
+	kill -KILL "$tpid"
+	wait "$tpid" 2>/dev/null || true
+	kill -KILL "$(cat bd/pid)" 2>/dev/null || true
+	[ -z "$(leftovers)" ] || fail "$name: temporary files after SIGKILL: $(leftovers)"
 done
 
 # timeit's --json is the same kind of file.
@@ -176,6 +193,33 @@ if unprivileged; then
 				fail "$name $opt in an unwritable directory: $(cat err)"
 			[ ! -s out ] && [ ! -e "$tmp/u/ro/f" ] || fail "$name $opt: ran, or made the file"
 		done
+	done
+	# The command makes its directory unwritable: an existing summary is
+	# rewritten in place, a new one cannot be made (66); nothing is left
+	# beside it either way.
+	for tool in $tools; do
+		name=${tool##*/}
+		# shellcheck disable=SC2086 # AS_USER is a word list
+		$AS_USER mkdir "$tmp/u/cd"
+		# shellcheck disable=SC2086 # AS_USER is a word list
+		expect_status 66 $AS_USER "$tmp/u/$name" --summary "$tmp/u/cd/s" \
+			sh -c "chmod 555 '$tmp/u/cd'" 2>err
+		grep -q -- "--summary: $tmp/u/cd/s: Permission denied" err ||
+			fail "$name: a new summary in a directory made unwritable: $(cat err)"
+		[ -z "$(ls -A "$tmp/u/cd")" ] || fail "$name: left in the directory: $(ls -A "$tmp/u/cd")"
+		# shellcheck disable=SC2086 # AS_USER is a word list
+		$AS_USER chmod 755 "$tmp/u/cd"
+		echo old >"$tmp/u/cd/s"
+		chmod 666 "$tmp/u/cd/s"
+		# shellcheck disable=SC2086 # AS_USER is a word list
+		expect_status 0 $AS_USER "$tmp/u/$name" --summary "$tmp/u/cd/s" \
+			sh -c "chmod 555 '$tmp/u/cd'" 2>err
+		[ "$(sed -n 1p "$tmp/u/cd/s")" = "exit 0" ] ||
+			fail "$name: an existing summary in a directory made unwritable: $(cat "$tmp/u/cd/s") $(cat err)"
+		[ "$(ls -A "$tmp/u/cd")" = s ] || fail "$name: left in the directory: $(ls -A "$tmp/u/cd")"
+		# shellcheck disable=SC2086 # AS_USER is a word list
+		$AS_USER chmod 755 "$tmp/u/cd"
+		rm -rf "$tmp/u/cd"
 	done
 else
 	skip "everything else checked; not the sticky directory (running as root without setpriv: no unprivileged user)"
