@@ -149,6 +149,18 @@ expect_status 1 "$COMPARE" --format csv fa fb >fail.csv
 grep -q '^f,9,9,yes,.*,regressed,no,,.*,1 of 10 runs on A failed (fa/f.3.time)$' fail.csv ||
 	fail "a failed run: $(cat fail.csv)"
 expect_status 1 "$COMPARE" --strict fa fb >/dev/null
+# A run without the metric's line is left out, and said.
+mkdir gapa gapb
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	printf 'exit 0\nuser 1.%02d\n' $i >"gapa/g.$i.time"
+	printf 'exit 0\nuser 1.%02d\n' $i >"gapb/g.$i.time"
+done
+printf 'exit 0\nreal 1\nsys 0\n' >gapb/g.4.time
+expect_status 0 "$COMPARE" --format csv gapa gapb >gap.csv
+grep -q '^g,9,9,.*,no exec_time in 1 of 10 runs on B$' gap.csv || fail "a run without user: $(cat gap.csv)"
+# The medians are those of the samples tested: paired, the rounds both
+# sides have (A's median was once over all ten, 1.055, beside nA 9).
+[ "$(field gap.csv g 5)" = 1.06 ] || fail "median A over the paired rounds: $(cat gap.csv)"
 # Only failed runs on a side: "failed".
 mkdir fx fy
 printf 'exit 1\nuser 1\n' >fx/z.1.time

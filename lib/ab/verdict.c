@@ -330,6 +330,16 @@ static int measure(struct ti_ab_row *r, const struct ti_ab_config *c, double alp
 /* Everything about one benchmark found on both sides, but for the
  * decision that needs the adjusted p-values.  Returns 1 when that
  * decision is still to be made, 0 when the row is decided, or -ENOMEM. */
+/* R's medians and relative spreads from the samples its test uses: X of
+ * A, Y of B (with pairing, only the rounds both sides have). */
+static void centre(struct ti_ab_row *r, const double *x, size_t m, const double *y, size_t n)
+{
+	r->med_a = ti_stats_median(x, m);
+	r->med_b = ti_stats_median(y, n);
+	r->spread_a = m > 1 && r->med_a != 0 ? ti_stats_mad(x, m) / fabs(r->med_a) : NAN;
+	r->spread_b = n > 1 && r->med_b != 0 ? ti_stats_mad(y, n) / fabs(r->med_b) : NAN;
+}
+
 static int measure_row(struct ti_ab_row *r, const struct ti_ab_config *c, double alpha,
 		       bool pair, struct scratch *s)
 {
@@ -359,6 +369,17 @@ static int measure_row(struct ti_ab_row *r, const struct ti_ab_config *c, double
 		NOTE(r, "%zu of %zu runs on A failed (%s)", a->failures, a->n, a->failed_in);
 	if (b->failures)
 		NOTE(r, "%zu of %zu runs on B failed (%s)", b->failures, b->n, b->failed_in);
+	/* A run that succeeded but lacks the metric (a summary without its
+	 * line) is left out, and said. */
+	for (int side = 0; side < 2; side++) {
+		const struct ti_ab_bench *e = side ? b : a;
+		size_t gap = 0;
+		for (size_t i = 0; i < e->n; i++)
+			gap += !e->s[i].failed && isnan(e->s[i].value);
+		if (gap)
+			NOTE(r, "no %s in %zu of %zu runs on %s", c->metric, gap, e->n,
+			     side ? "B" : "A");
+	}
 	if (cache_metric(c->metric) && !same_geometry(r)) {
 		r->v = TI_AB_MISSING;
 		r->n_a = a->ok;
@@ -380,12 +401,7 @@ static int measure_row(struct ti_ab_row *r, const struct ti_ab_config *c, double
 		       !m && !n ? "A and B" : !m ? "A" : "B");
 		return 0;
 	}
-	r->med_a = ti_stats_median(s->x, m);
-	r->med_b = ti_stats_median(s->y, n);
-	if (m > 1 && r->med_a != 0)
-		r->spread_a = ti_stats_mad(s->x, m) / fabs(r->med_a);
-	if (n > 1 && r->med_b != 0)
-		r->spread_b = ti_stats_mad(s->y, n) / fabs(r->med_b);
+	centre(r, s->x, m, s->y, n);
 	if (all_equal(s->x, m, s->y, n)) {
 		/* Nothing moved at all: a counter, or a time at the clock's
 		 * resolution, that is the same in every run. */
@@ -417,6 +433,7 @@ static int measure_row(struct ti_ab_row *r, const struct ti_ab_config *c, double
 			/* Both sides measured exactly the same in every round. */
 			r->paired = true;
 			r->n_a = r->n_b = np;
+			centre(r, s->px, np, s->py, np);
 			r->v = TI_AB_UNCHANGED;
 			r->est = r->lo = r->hi = r->eq_lo = r->eq_hi = 0;
 			REASON(r, "every round equal on both sides");
@@ -429,6 +446,7 @@ static int measure_row(struct ti_ab_row *r, const struct ti_ab_config *c, double
 		if (pair && np > 0 && reach) {
 			r->paired = true;
 			r->n_a = r->n_b = np;
+			centre(r, s->px, np, s->py, np);
 		} else if (pair && np > 1) {
 			NOTE(r, "unpaired: %zu pairs cannot reach p %g", np, alpha);
 		} else if (pair && (m > 1 || n > 1)) {
