@@ -993,12 +993,13 @@ int ti_ab_verdict_run(const struct ti_ab_config *c, const struct ti_ab_set *a,
 		result_note(r, "verdicts rest mostly on flagged samples: timeit's noise screen "
 			    "flagged %zu of %zu (--drop-flagged leaves them out)", r->flagged, r->used);
 	if (rc == 0 && r->same_binary && r->same_binary_sig)
-		result_note(r, "%zu benchmark%s identical binaries on both sides; the times of %zu "
-			    "of them differed significantly: this machine's noise, not the code's",
-			    r->same_binary, r->same_binary == 1 ? " has" : "s have", r->same_binary_sig);
+		result_note(r, "%zu benchmark%s identical binaries on both sides; the times alone "
+			    "would call %zu of them improved or regressed: this machine's noise, not "
+			    "the code's", r->same_binary, r->same_binary == 1 ? " has" : "s have",
+			    r->same_binary_sig);
 	else if (rc == 0 && r->same_binary)
-		result_note(r, "%zu benchmark%s identical binaries on both sides; no time of them "
-			    "differed significantly", r->same_binary,
+		result_note(r, "%zu benchmark%s identical binaries on both sides; the times alone "
+			    "would call none of them improved or regressed", r->same_binary,
 			    r->same_binary == 1 ? " has" : "s have");
 	if (rc < 0)
 		ti_ab_result_free(r);
