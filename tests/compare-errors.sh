@@ -80,7 +80,7 @@ grep -q "^timeit-compare: -p: '(': " err || fail "bad regex: $(cat err)"
 
 # Unreadable, empty, malformed inputs: file and line.
 err_is "timeit-compare: nosuch: No such file or directory" nosuch B
-err_is "timeit-compare: empty: no *.time summary files in this directory" empty B
+err_is "timeit-compare: empty: no *.time summary files in this directory (JSON results are given as file paths)" empty B
 : >empty.time
 err_is "timeit-compare: empty.time: empty file" empty.time B
 printf 'exit 0\nsys 0.1\nuser zero\n' >bad.time

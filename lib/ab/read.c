@@ -689,7 +689,8 @@ int ti_ab_read(struct ti_ab_set *set, const char *path, const char *metric, unsi
 
 	rc = walk(set, path, &l, err, NULL, 0);
 	if (rc == 0 && l.n == 0)
-		rc = ti_ab_read_error(err, path, 0, "no *.time summary files in this directory");
+		rc = ti_ab_read_error(err, path, 0, "no *.time summary files in this directory "
+				      "(JSON results are given as file paths)");
 	/* Compile and link files are not looked at for the run metrics, and
 	 * the other way round. */
 	if (rc == 0)
