@@ -250,6 +250,22 @@ static int rewrite(int fd, const char *data, size_t len)
 	return rc;
 }
 
+/* Where no file can be made or renamed (error RC): an existing regular
+ * target rewritten in place with DATA, or RC. */
+static int rewrite_target(const struct ti_outfile *of, const char *data, size_t len, int rc)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(of->target, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (fd = open(of->target, O_WRONLY | O_CLOEXEC | O_NOCTTY)) < 0)
+		return rc;
+	rc = rewrite(fd, data, len);
+	if (close(fd) < 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
 int ti_outfile_commit(struct ti_outfile *of, const char *data, size_t len)
 {
 	struct stat st;
@@ -296,15 +312,8 @@ int ti_outfile_commit(struct ti_outfile *of, const char *data, size_t len)
 	if ((rc = make_tmp(of)) < 0) {
 		free(of->tmp);
 		of->tmp = NULL;
-		if ((rc == -EACCES || rc == -EPERM) && stat(of->target, &st) == 0 &&
-		    S_ISREG(st.st_mode)) {
-			int fd = open(of->target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-			if (fd >= 0) {
-				rc = rewrite(fd, data, len);
-				if (close(fd) < 0 && rc == 0)
-					rc = -errno;
-			}
-		}
+		if (rc == -EACCES || rc == -EPERM)
+			rc = rewrite_target(of, data, len, rc);
 		ti_outfile_abort(of);
 		return rc;
 	}
@@ -316,15 +325,8 @@ int ti_outfile_commit(struct ti_outfile *of, const char *data, size_t len)
 		rc = -errno;
 		/* A sticky directory that prepare could not foresee (root
 		 * without CAP_FOWNER): the existing file, in place. */
-		if ((rc == -EPERM || rc == -EACCES) && stat(of->target, &st) == 0 &&
-		    S_ISREG(st.st_mode)) {
-			int fd = open(of->target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-			if (fd >= 0) {
-				rc = rewrite(fd, data, len);
-				if (close(fd) < 0 && rc == 0)
-					rc = -errno;
-			}
-		}
+		if (rc == -EPERM || rc == -EACCES)
+			rc = rewrite_target(of, data, len, rc);
 		ti_outfile_abort(of);
 		return rc;
 	}
