@@ -177,16 +177,13 @@ static void same_twice(const char *const *paths, size_t n, const char *opt)
  * sample.  Checked before anything is read or written. */
 static void svg_not_an_input(const struct config *c)
 {
-	size_t len = strlen(c->svg);
-
 	for (size_t i = 0; i < c->na + c->nb + 2; i++) {
 		const char *p = i < c->na ? c->a[i] : i < c->na + c->nb ? c->b[i - c->na]
 			      : i == c->na + c->nb ? c->floor_a : c->floor_b;
 		if (p && ti_outfile_same(c->svg, p))
 			usage_error("--svg '%s' is the input '%s'", c->svg, p);
 	}
-	if ((len >= 5 && strcmp(c->svg + len - 5, ".time") == 0) ||
-	    (len >= 18 && strcmp(c->svg + len - 18, ".time.wrong-output") == 0))
+	if (ti_ab_read_is_summary(c->svg))
 		usage_error("--svg '%s' is named like a summary file (*.time), which results "
 			    "directories are read for", c->svg);
 }

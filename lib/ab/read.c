@@ -511,6 +511,12 @@ static bool has_suffix(const char *name, size_t n, const char *suffix)
 	return n > k && strcmp(name + n - k, suffix) == 0;
 }
 
+bool ti_ab_read_is_summary(const char *name)
+{
+	size_t n = strlen(name);
+	return has_suffix(name, n, ".time") || has_suffix(name, n, WRONG_OUTPUT);
+}
+
 /* The directories from the root of a walk down to the current one: a
  * symbolic link back up the tree would otherwise be walked forever. */
 struct ancestor {
@@ -559,7 +565,6 @@ static int walk(struct ti_ab_set *set, const char *dir, struct path_list *l,
 	}
 	struct ancestor here = { dst.st_dev, dst.st_ino, up };
 	while ((e = readdir(d))) {
-		size_t n = strlen(e->d_name);
 		struct stat st;
 		char *full;
 		int rc;
@@ -595,8 +600,7 @@ static int walk(struct ti_ab_set *set, const char *dir, struct path_list *l,
 			}
 			continue;
 		}
-		if (!S_ISREG(st.st_mode) ||
-		    !(has_suffix(e->d_name, n, ".time") || has_suffix(e->d_name, n, WRONG_OUTPUT))) {
+		if (!S_ISREG(st.st_mode) || !ti_ab_read_is_summary(e->d_name)) {
 			free(full);
 			continue;
 		}

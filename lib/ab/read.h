@@ -77,6 +77,10 @@ struct ti_ab_error {
 int ti_ab_read(struct ti_ab_set *set, const char *path, const char *metric, unsigned pos,
 	       struct ti_ab_error *err);
 
+/* Whether a results directory is read for the file NAME (a base name or a
+ * path): a summary, NAME.time, or a failed run's NAME.time.wrong-output. */
+bool ti_ab_read_is_summary(const char *name);
+
 /* Record the identity of each benchmark of SET from its binary under DIR
  * (DIR/NAME, else DIR/BASENAME, each also without a ".test" suffix): a
  * digest of its bytes, kind TI_AB_HASH_FILE.  Benchmarks without a binary

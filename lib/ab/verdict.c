@@ -327,9 +327,6 @@ static int measure(struct ti_ab_row *r, const struct ti_ab_config *c, double alp
 	return 0;
 }
 
-/* Everything about one benchmark found on both sides, but for the
- * decision that needs the adjusted p-values.  Returns 1 when that
- * decision is still to be made, 0 when the row is decided, or -ENOMEM. */
 /* R's medians and relative spreads from the samples its test uses: X of
  * A, Y of B (with pairing, only the rounds both sides have). */
 static void centre(struct ti_ab_row *r, const double *x, size_t m, const double *y, size_t n)
@@ -340,6 +337,9 @@ static void centre(struct ti_ab_row *r, const double *x, size_t m, const double 
 	r->spread_b = n > 1 && r->med_b != 0 ? ti_stats_mad(y, n) / fabs(r->med_b) : NAN;
 }
 
+/* Everything about one benchmark found on both sides, but for the
+ * decision that needs the adjusted p-values.  Returns 1 when that
+ * decision is still to be made, 0 when the row is decided, or -ENOMEM. */
 static int measure_row(struct ti_ab_row *r, const struct ti_ab_config *c, double alpha,
 		       bool pair, struct scratch *s)
 {
