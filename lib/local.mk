@@ -15,8 +15,11 @@ lib_libtimeit_a_SOURCES = \
 	lib/summary.c lib/summary.h \
 	lib/util.c lib/util.h
 lib_libtimeit_a_SOURCES += lib/pfm.c lib/pfm.h
-lib_libtimeit_a_SOURCES += lib/stats.c lib/stats-infer.c lib/stats-rank.c lib/stats-shift.c lib/stats.h \
-	lib/jsonread.c lib/jsonread.h
+# lib/stats/: the statistics of repeats (timeit --repeat), the analysis wing
+# (lib/ab/) and the series; stats.h says which test lives where.
+lib_libtimeit_a_SOURCES += lib/stats/stats.c lib/stats/stats-infer.c lib/stats/stats-rank.c \
+	lib/stats/stats-shift.c lib/stats/stats-t.c lib/stats/stats.h
+lib_libtimeit_a_SOURCES += lib/jsonread.c lib/jsonread.h
 lib_libtimeit_a_SOURCES += lib/repeat.c lib/repeat.h
 # Issue 8: instruction counts under valgrind.
 lib_libtimeit_a_SOURCES += lib/vgcount.c lib/vgcount.h

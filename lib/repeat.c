@@ -15,7 +15,7 @@
 #include "stats.h"
 #include "summary.h"
 
-/* Median, min and scaled MAD of X[0..N) (N >= 1) into M (lib/stats.c,
+/* Median, min and scaled MAD of X[0..N) (N >= 1) into M (lib/stats/stats.c,
  * which needs no libm).  Returns 0 or -ENOMEM. */
 static int metric(struct ti_repeat_metric *m, const double *x, size_t n)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* compare-gen: write synthetic timeit summary files for the timeit-compare
- * tests, reproducibly on every platform (the PRNG is lib/stats.c's).
+ * tests, reproducibly on every platform (the PRNG is lib/stats/stats-infer.c's).
  *   compare-gen DIR SEED BENCHES SAMPLES NOISE SHIFT SHIFTED [LOADSEED LOAD]
  * writes DIR/bNNN.I.time for I = 1..SAMPLES: user = exp(NOISE * z), times
  * 1 + SHIFT for the first SHIFTED benchmarks, z standard normal; with

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* stats-test.c: lib/stats.c against hand-computed and published values,
+/* stats-test.c: lib/stats/ against hand-computed and published values,
  * plus fixed-seed simulations of the A/B decision (TAP). */
 #include "config.h"
 

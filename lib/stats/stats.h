@@ -1,7 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* stats.h: robust statistics over arrays of doubles, for run sets (timeit
- * --repeat) and A/B comparisons (timeit-compare).  Nothing here prints or
- * exits; functions that allocate return 0 or -ENOMEM / -EINVAL. */
+ * --repeat), A/B comparisons (lib/ab/) and histories.  Nothing here prints
+ * or exits; functions that allocate return 0 or -ENOMEM / -EINVAL.
+ *
+ * Which test lives where: stats.c has location and spread (sort,
+ * quantiles, median, MAD, summaries) and needs no libm, so timeit itself
+ * links only it; stats-infer.c the distributions (normal, Student's t),
+ * the multiple-comparison adjustment, the PRNG and the bootstrap;
+ * stats-rank.c the rank tests with their exact permutation distributions
+ * (Mann-Whitney, Wilcoxon signed rank), the sign test, Spearman's
+ * correlation and the order statistics of the rank intervals (Moses' and
+ * Tukey's K); stats-shift.c the Hodges-Lehmann estimates and the
+ * intervals built on those K; stats-t.c the t family (paired t, Yuen's
+ * trimmed t), whose p-values have no floor set by the sample count. */
 #ifndef TI_STATS_H
 #define TI_STATS_H
 

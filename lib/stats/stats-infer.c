@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* stats-infer.c: distributions (normal, Student's t), multiple-comparison
  * adjustment, a reproducible PRNG and bootstrap (ti_stats_*, declared in
- * stats.h).  Kept apart from stats.c because it needs libm; the rank tests
- * are in stats-rank.c, the shift estimates in stats-shift.c. */
+ * stats.h).  Kept apart from stats.c because it needs libm; stats.h says
+ * where the tests are. */
 #include "config.h"
 
 #include <errno.h>
