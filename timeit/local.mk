@@ -8,3 +8,6 @@ timeit_timeit_SOURCES += timeit/listing.c timeit/listing.h
 bin_PROGRAMS += timeit/timeit-compare
 timeit_timeit_compare_SOURCES = timeit/compare.c
 timeit_timeit_compare_LDADD = $(AB_LIBS)
+bin_PROGRAMS += timeit/timeit-series
+timeit_timeit_series_SOURCES = timeit/series.c
+timeit_timeit_series_LDADD = $(SERIES_LIBS)

@@ -207,6 +207,33 @@ static const char *hash_of(const struct ti_jsonread_value *v)
 	return v && v->type == TI_JSONREAD_STRING && v->str[0] ? v->str : NULL;
 }
 
+/* The string member KEY of V into OUT, when OUT is still empty. */
+static void info(char *out, size_t len, const struct ti_jsonread_value *v, const char *key)
+{
+	const struct ti_jsonread_value *s = ti_jsonread_get(v, key);
+
+	if (!out[0] && s && s->type == TI_JSONREAD_STRING)
+		snprintf(out, len, "%s", s->str);
+}
+
+/* The run's machine, order and start time: format 2's "machine" "name",
+ * "run" "llvm_project_revision" (the order of LNT's nts suite) and
+ * "start_time"; format 1's "Machine" "Name", "Run" "Info" "run_order" and
+ * "Run" "Start Time" (LNT's lnt/testing/__init__.py). */
+static void run_info(struct ti_ab_set *set, const struct ti_ab_input *in)
+{
+	struct ti_ab_run_info *r = &set->run;
+	const struct ti_jsonread_value *run = ti_jsonread_get(in->top, "run");
+
+	info(r->machine, sizeof r->machine, ti_jsonread_get(in->top, "machine"), "name");
+	info(r->order, sizeof r->order, run, "llvm_project_revision");
+	info(r->start, sizeof r->start, run, "start_time");
+	run = ti_jsonread_get(in->top, "Run");
+	info(r->machine, sizeof r->machine, ti_jsonread_get(in->top, "Machine"), "Name");
+	info(r->order, sizeof r->order, ti_jsonread_get(run, "Info"), "run_order");
+	info(r->start, sizeof r->start, run, "Start Time");
+}
+
 int ti_ab_read_lnt(struct ti_ab_set *set, const struct ti_ab_input *in, struct ti_ab_error *err)
 {
 	const char *metric = in->metric, *want = metric;
@@ -219,6 +246,7 @@ int ti_ab_read_lnt(struct ti_ab_set *set, const struct ti_ab_input *in, struct t
 		     ? entries_v1(in, &l, err) : entries_v2(in, &l, err);
 	if (rc < 0)
 		goto out;
+	run_info(set, in);
 	/* The metric as LNT names it: its alias, or with '-' as '_'. */
 	snprintf(dashless, sizeof dashless, "%s", metric);
 	for (char *c = dashless; *c; c++)

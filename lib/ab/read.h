@@ -53,11 +53,21 @@ struct ti_ab_bench {
 	bool geometry_mixed;	/* runs simulated different ones */
 };
 
+/* What a report says of its run as a whole (LNT reports; "" where the
+ * format has none), for a history of runs (timeit-series): the first
+ * report read into a set gives them. */
+struct ti_ab_run_info {
+	char machine[256];	/* the machine's name */
+	char order[256];	/* the run order (LNT's llvm_project_revision, run_order) */
+	char start[64];		/* the start time, as written */
+};
+
 struct ti_ab_set {
 	struct ti_ab_bench *b;
 	size_t n, cap;
 	size_t skipped;		/* unreadable subdirectories left out */
 	char skipped_first[1024];	/* the first of them, with why */
+	struct ti_ab_run_info run;
 };
 
 struct ti_ab_error {

@@ -19,4 +19,14 @@ void ti_ab_report_pct(char *s, size_t len, double v);
 /* R is shown under O (--only-changed hides the unchanged). */
 bool ti_ab_report_listed(const struct ti_ab_row *r, const struct ti_ab_report_opts *o);
 
+/* The escapings, shared with the other reports of the project
+ * (lib/series): S for a text table cell of LEN bytes (control characters
+ * as C escapes), for Markdown, as a CSV field (RFC 4180), as XML
+ * character data; V as a table number ("-" for NAN, counts in all digits). */
+void ti_ab_report_cell(char *out, size_t len, const char *s);
+void ti_ab_report_md(struct ti_buf *o, const char *s);
+void ti_ab_report_csv(struct ti_buf *o, const char *s);
+void ti_ab_report_xml(struct ti_buf *o, const char *s);
+void ti_ab_report_num(char *s, size_t len, double v);
+
 #endif

@@ -245,3 +245,8 @@ void ti_ab_report_svg(struct ti_buf *o, const struct ti_ab_result *res,
 #undef X
 	free(s);
 }
+
+void ti_ab_report_xml(struct ti_buf *o, const char *s)
+{
+	xml_text(o, s);
+}

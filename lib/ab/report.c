@@ -486,3 +486,25 @@ void ti_ab_report(struct ti_buf *out, const struct ti_ab_result *r, const struct
 	case TI_AB_UNDECIDED_LIST: format_undecided(out, r); break;
 	}
 }
+
+/* The cell forms of this file, for the other reports of the project
+ * (lib/series): one escaping of each kind. */
+void ti_ab_report_cell(char *out, size_t len, const char *s)
+{
+	escaped(out, len, s);
+}
+
+void ti_ab_report_md(struct ti_buf *o, const char *s)
+{
+	md_escape(o, s);
+}
+
+void ti_ab_report_csv(struct ti_buf *o, const char *s)
+{
+	csv_field(o, s);
+}
+
+void ti_ab_report_num(char *s, size_t len, double v)
+{
+	num(s, len, v);
+}

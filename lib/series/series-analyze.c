@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* series-analyze.c: each benchmark's change points in a history, with the
+ * levels around them, the change's interval, its cause and whether it
+ * starts in the window (series.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "series.h"
+#include "stats.h"
+
+const char *const ti_series_cause_name[3] = { "unknown", "code", "machine" };
+
+void ti_series_config_init(struct ti_series_config *c, size_t nruns)
+{
+	/* bench/series-sim (docs/BENCHMARKS.md): at alpha 0.01 and 5 noise
+	 * scales the rule stays under one false change point per 1000
+	 * benchmark-nights on every noise model simulated. */
+	c->alpha = 0.01;
+	c->outlier = 5;
+	c->min_change = 1;	/* timeit-compare's gate */
+	c->level = 0.95;
+	c->since = nruns > 5 ? nruns - 5 : 0;
+}
+
+/* What one benchmark's analysis works on: its levels with a value, in run
+ * order, as logarithms, and which of them the rule sees. */
+struct work {
+	double *x, *kx, *p, *tmp;
+	size_t *idx, *cp;	/* X's point for each KX; the change points, in KX */
+	bool *keep;
+};
+
+static void work_free(struct work *w)
+{
+	free(w->x);
+	free(w->kx);
+	free(w->p);
+	free(w->tmp);
+	free(w->idx);
+	free(w->cp);
+	free(w->keep);
+}
+
+static int work_alloc(struct work *w, size_t n)
+{
+	n = n ? n : 1;
+	memset(w, 0, sizeof *w);
+	w->x = malloc(n * sizeof *w->x);
+	w->kx = malloc(n * sizeof *w->kx);
+	w->p = malloc(n * sizeof *w->p);
+	w->tmp = malloc(n * sizeof *w->tmp);
+	w->idx = malloc(n * sizeof *w->idx);
+	w->cp = malloc(n * sizeof *w->cp);
+	w->keep = malloc(n * sizeof *w->keep);
+	if (!w->x || !w->kx || !w->p || !w->tmp || !w->idx || !w->cp || !w->keep) {
+		work_free(w);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static double median_of(const double *x, size_t n, double *tmp)
+{
+	memcpy(tmp, x, n * sizeof *tmp);
+	ti_stats_sort(tmp, n);
+	return ti_stats_quantile_sorted(tmp, n, 0.5);
+}
+
+/* Change J of the K points CP over the N kept values KX, whose points are
+ * PTS[IDX[i]]. */
+static int describe(struct ti_series_change *ch, const struct work *w, size_t n, size_t j,
+		    size_t k, const struct ti_series_point *pts, double sigma,
+		    const struct ti_series_config *c)
+{
+	size_t lo = j ? w->cp[j - 1] : 0, at = w->cp[j], hi = j + 1 < k ? w->cp[j + 1] : n;
+	const struct ti_series_point *before = &pts[w->idx[at - 1]], *after = &pts[w->idx[at]];
+	double d, se, q;
+	int rc;
+
+	if ((rc = ti_series_split(w->kx + lo, hi - lo, at - lo, sigma, &d, &se)) < 0)
+		return rc;
+	q = ti_stats_t_quantile(1 - (1 - c->level) / 2, n > 2 ? (double)(n - 2) : 1);
+	ch->index = after->run;
+	ch->prev = before->run;
+	ch->before = exp(median_of(w->kx + lo, at - lo, w->tmp));
+	ch->after = exp(median_of(w->kx + at, hi - at, w->tmp));
+	ch->change = expm1(d);
+	ch->lo = expm1(d - q * se);
+	ch->hi = expm1(d + q * se);
+	ch->p = w->p[j];
+	ch->n_before = at - lo;
+	ch->n_after = hi - at;
+	ch->cause = !before->hash || !after->hash ? TI_SERIES_CAUSE_UNKNOWN
+		    : before->hash == after->hash ? TI_SERIES_CAUSE_MACHINE : TI_SERIES_CAUSE_CODE;
+	ch->in_window = ch->index >= c->since;
+	return 0;
+}
+
+/* The levels of B into W: every point with one, then the kept ones. */
+static int levels(struct ti_series_row *row, struct work *w, const struct ti_series_bench *b,
+		  const struct ti_series_config *c, size_t *nx, size_t *nk)
+{
+	size_t n = 0, m = 0;
+	int rc;
+
+	for (size_t i = 0; i < b->n; i++) {
+		row->failed += b->p[i].failed;
+		if (isnan(b->p[i].level) || b->p[i].level <= 0) {
+			row->failed_runs += b->p[i].failed > 0;
+			continue;
+		}
+		w->idx[n] = i;
+		w->x[n++] = log(b->p[i].level);
+	}
+	if ((rc = ti_series_disturbed(w->x, n, c, w->keep, &row->pending)) < 0)
+		return rc;
+	row->disturbed = (size_t)rc;
+	for (size_t i = 0; i < n; i++) {
+		if (!w->keep[i]) {
+			if (i + 1 < n && row->first_disturbed == SIZE_MAX)
+				row->first_disturbed = b->p[w->idx[i]].run;
+			continue;
+		}
+		w->idx[m] = w->idx[i];
+		w->kx[m++] = w->x[i];
+	}
+	row->runs = n;
+	row->last = n ? b->p[b->n - 1].level : NAN;
+	if (row->pending && m > 0) {
+		/* The last run against the level it left. */
+		size_t from = m > 3 ? m - 3 : 0;
+		row->pending_change = expm1(w->x[n - 1] - median_of(w->kx + from, m - from, w->tmp));
+	}
+	*nx = n;
+	*nk = m;
+	return 0;
+}
+
+static int analyze_bench(struct ti_series_row *row, const struct ti_series_bench *b,
+			 const struct ti_series_config *c)
+{
+	struct work w;
+	size_t n, m;
+	int rc, k;
+
+	memset(row, 0, sizeof *row);
+	row->b = b;
+	row->first_disturbed = SIZE_MAX;
+	row->pending_change = NAN;
+	if ((rc = work_alloc(&w, b->n)) < 0)
+		return rc;
+	if ((rc = levels(row, &w, b, c, &n, &m)) < 0)
+		goto out;
+	if ((k = ti_series_cpoints(w.kx, m, c, w.cp, w.p, m)) < 0) {
+		rc = k;
+		goto out;
+	}
+	if (k > 0 && !(row->ch = calloc((size_t)k, sizeof *row->ch))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	double sigma = ti_series_noise(w.kx, m);
+	for (int j = 0; j < k; j++) {
+		struct ti_series_change *ch = &row->ch[row->nch];
+		if ((rc = describe(ch, &w, m, (size_t)j, (size_t)k, b->p, sigma, c)) < 0)
+			goto out;
+		row->nch++;
+		/* A slower binary in the window gates; the machine's change
+		 * is said, not gated on (as timeit-compare's same binary). */
+		if (ch->in_window && ch->change >= c->min_change / 100 &&
+		    ch->cause != TI_SERIES_CAUSE_MACHINE)
+			row->regressed = true;
+	}
+	rc = 0;
+out:
+	work_free(&w);
+	return rc;
+}
+
+int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_config *c,
+		      struct ti_series_result *r)
+{
+	memset(r, 0, sizeof *r);
+	if (!(c->alpha > 0 && c->alpha < 1) || !(c->min_change >= 0) ||
+	    !(c->level > 0 && c->level < 1) || !(c->outlier > 0))
+		return -EINVAL;
+	if (h->nb && !(r->rows = calloc(h->nb, sizeof *r->rows)))
+		return -ENOMEM;
+	for (size_t i = 0; i < h->nb; i++) {
+		struct ti_series_row *row = &r->rows[i];
+		int rc = analyze_bench(row, &h->b[i], c);
+		r->n = i + 1;
+		if (rc < 0) {
+			ti_series_result_free(r);
+			return rc;
+		}
+		r->changes += row->nch;
+		r->pending += row->pending;
+		r->regressed |= row->regressed;
+		for (size_t j = 0; j < row->nch; j++)
+			r->regressions += row->ch[j].in_window && row->ch[j].change > 0 &&
+					  row->ch[j].cause != TI_SERIES_CAUSE_MACHINE;
+	}
+	return 0;
+}
+
+void ti_series_result_free(struct ti_series_result *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->rows[i].ch);
+	free(r->rows);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* series-history.c: a history of runs built from result sets, one a run
+ * (series.h).  Only each run's level per benchmark is kept (the median of
+ * the samples that passed), so memory grows with runs times benchmarks,
+ * not with the samples. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "series.h"
+#include "stats.h"
+
+/* The benchmark NAME of H, inserted in name order when it is new; NULL
+ * when memory runs out. */
+static struct ti_series_bench *bench_get(struct ti_series_history *h, const char *name)
+{
+	size_t lo = 0, hi = h->nb;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(h->b[mid].name, name);
+		if (c == 0)
+			return &h->b[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (h->nb == h->capb) {
+		size_t nc = h->capb ? 2 * h->capb : 64;
+		struct ti_series_bench *nb = realloc(h->b, nc * sizeof *nb);
+		if (!nb)
+			return NULL;
+		h->b = nb;
+		h->capb = nc;
+	}
+	char *copy = strdup(name);
+	if (!copy)
+		return NULL;
+	memmove(&h->b[lo + 1], &h->b[lo], (h->nb - lo) * sizeof *h->b);
+	h->b[lo] = (struct ti_series_bench){ .name = copy };
+	h->nb++;
+	return &h->b[lo];
+}
+
+/* A digest of an identity text, never 0 (0: unknown): FNV-1a, 64 bits. */
+static uint64_t digest(const char *s)
+{
+	uint64_t d = 0xcbf29ce484222325u;
+
+	for (; *s; s++)
+		d = (d ^ (unsigned char)*s) * 0x100000001b3u;
+	return d ? d : 1;
+}
+
+static int add_point(struct ti_series_bench *b, struct ti_series_point pt)
+{
+	if (b->n == b->cap) {
+		size_t nc = b->cap ? 2 * b->cap : 16;
+		struct ti_series_point *np = realloc(b->p, nc * sizeof *np);
+		if (!np)
+			return -ENOMEM;
+		b->p = np;
+		b->cap = nc;
+	}
+	b->p[b->n++] = pt;
+	return 0;
+}
+
+static int add_run(struct ti_series_history *h, const struct ti_ab_set *set, const char *path,
+		   const char *label)
+{
+	struct ti_series_run *r;
+
+	if (h->nruns == h->caprun) {
+		size_t nc = h->caprun ? 2 * h->caprun : 32;
+		struct ti_series_run *nr = realloc(h->runs, nc * sizeof *nr);
+		if (!nr)
+			return -ENOMEM;
+		h->runs = nr;
+		h->caprun = nc;
+	}
+	r = &h->runs[h->nruns];
+	memset(r, 0, sizeof *r);
+	r->info = set->run;
+	if (!label)
+		label = set->run.order[0] ? set->run.order : path;
+	if (!(r->label = strdup(label)) || !(r->path = strdup(path))) {
+		free(r->label);
+		return -ENOMEM;
+	}
+	h->nruns++;
+	return 0;
+}
+
+int ti_series_add(struct ti_series_history *h, const struct ti_ab_set *set, const char *path,
+		  const char *label)
+{
+	size_t most = 0;
+	double *v;
+	int rc;
+
+	if (h->nruns >= UINT32_MAX)
+		return -EINVAL;
+	for (size_t i = 0; i < set->n; i++)
+		most = set->b[i].n > most ? set->b[i].n : most;
+	if (!(v = malloc((most ? most : 1) * sizeof *v)))
+		return -ENOMEM;
+	if ((rc = add_run(h, set, path, label)) < 0)
+		goto out;
+	for (size_t i = 0; i < set->n; i++) {
+		const struct ti_ab_bench *ab = &set->b[i];
+		struct ti_series_point pt = { .run = (uint32_t)(h->nruns - 1), .level = NAN };
+		struct ti_series_bench *b;
+		size_t k = 0;
+
+		for (size_t j = 0; j < ab->n; j++) {
+			if (!ab->s[j].failed && !isnan(ab->s[j].value))
+				v[k++] = ab->s[j].value;
+		}
+		/* A benchmark named without a single run of the metric is not
+		 * in this run. */
+		if (k == 0 && ab->failures == 0)
+			continue;
+		pt.n = (uint32_t)k;
+		pt.failed = (uint32_t)(ab->failures > UINT32_MAX ? UINT32_MAX : ab->failures);
+		if (k) {
+			ti_stats_sort(v, k);
+			pt.level = ti_stats_quantile_sorted(v, k, 0.5);
+		}
+		if (ab->hash && !ab->hash_mixed)
+			pt.hash = digest(ab->hash);
+		h->samples += ab->n;
+		if (!(b = bench_get(h, ab->name)) || add_point(b, pt) < 0) {
+			rc = -ENOMEM;
+			goto out;
+		}
+	}
+out:
+	free(v);
+	return rc;
+}
+
+/* The next number in S (a run of digits) into *V, saturated; the rest of S
+ * after it, or NULL when there is none. */
+static const char *next_number(const char *s, unsigned long long *v)
+{
+	while (*s && !isdigit((unsigned char)*s))
+		s++;
+	if (!*s)
+		return NULL;
+	*v = 0;
+	for (; isdigit((unsigned char)*s); s++)
+		*v = *v > (~0ull - 9) / 10 ? ~0ull : *v * 10 + (unsigned)(*s - '0');
+	return s;
+}
+
+int ti_series_order_cmp(const char *a, const char *b)
+{
+	const char *pa = a, *pb = b;
+	unsigned long long va, vb;
+
+	for (;;) {
+		pa = next_number(pa, &va);
+		pb = next_number(pb, &vb);
+		if (!pa || !pb) {
+			if (pa != pb)
+				return pa ? 1 : -1;	/* (1, 2) after (1) */
+			break;
+		}
+		if (va != vb)
+			return va < vb ? -1 : 1;
+	}
+	return strcmp(a, b);
+}
+
+struct keyed {
+	const char *key;
+	size_t i;
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c = ti_series_order_cmp(x->key, y->key);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+	const struct ti_series_point *x = a, *y = b;
+	return (x->run > y->run) - (x->run < y->run);
+}
+
+int ti_series_sort_runs(struct ti_series_history *h, const char *const *key)
+{
+	struct keyed *k = malloc((h->nruns ? h->nruns : 1) * sizeof *k);
+	struct ti_series_run *runs = malloc((h->nruns ? h->nruns : 1) * sizeof *runs);
+	uint32_t *to = malloc((h->nruns ? h->nruns : 1) * sizeof *to);
+
+	if (!k || !runs || !to) {
+		free(k);
+		free(runs);
+		free(to);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < h->nruns; i++)
+		k[i] = (struct keyed){ key[i], i };
+	qsort(k, h->nruns, sizeof *k, cmp_keyed);
+	for (size_t i = 0; i < h->nruns; i++) {
+		runs[i] = h->runs[k[i].i];
+		to[k[i].i] = (uint32_t)i;
+	}
+	memcpy(h->runs, runs, h->nruns * sizeof *runs);
+	for (size_t i = 0; i < h->nb; i++) {
+		for (size_t j = 0; j < h->b[i].n; j++)
+			h->b[i].p[j].run = to[h->b[i].p[j].run];
+		qsort(h->b[i].p, h->b[i].n, sizeof *h->b[i].p, cmp_point);
+	}
+	free(k);
+	free(runs);
+	free(to);
+	return 0;
+}
+
+void ti_series_free(struct ti_series_history *h)
+{
+	for (size_t i = 0; i < h->nruns; i++) {
+		free(h->runs[i].label);
+		free(h->runs[i].path);
+	}
+	for (size_t i = 0; i < h->nb; i++) {
+		free(h->b[i].name);
+		free(h->b[i].p);
+	}
+	free(h->runs);
+	free(h->b);
+	memset(h, 0, sizeof *h);
+}

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* series.h: a history of benchmark runs (one result set a night) and the
+ * change points in it: which run changed which benchmark, by how much,
+ * how sure, and whether the binary changed with it.  Nothing here prints
+ * or exits; functions return 0, -ENOMEM or -EINVAL.  The rule is the one
+ * bench/series-sim chose (docs/BENCHMARKS.md, "Change points over a
+ * history"); timeit-series(1) describes it. */
+#ifndef TI_SERIES_H
+#define TI_SERIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "read.h"
+
+/* One run (a night) of the history. */
+struct ti_series_run {
+	char *label;		/* how reports name it: its order, else its path */
+	char *path;		/* where it was read from */
+	struct ti_ab_run_info info;	/* machine, order, start time ("": unknown) */
+};
+
+/* One benchmark in one run: the median of the samples that passed. */
+struct ti_series_point {
+	uint32_t run;		/* index into the history's runs */
+	uint32_t n;		/* samples that passed with the metric */
+	uint32_t failed;	/* samples that failed */
+	double level;		/* their median; NAN when none passed */
+	uint64_t hash;		/* a digest of the binary's identity, 0: unknown */
+};
+
+struct ti_series_bench {
+	char *name;
+	struct ti_series_point *p;	/* in run order, one per run that has it */
+	size_t n, cap;
+};
+
+struct ti_series_history {
+	struct ti_series_run *runs;
+	size_t nruns, caprun;
+	struct ti_series_bench *b;	/* sorted by name */
+	size_t nb, capb;
+	size_t samples;		/* samples read, of all benchmarks and runs */
+};
+
+/* Add the run SET (one result set, as read by ti_ab_read; left as it
+ * was), read from PATH, as the history's next run, named LABEL (NULL: its
+ * order, else PATH).  Returns 0 or -ENOMEM. */
+int ti_series_add(struct ti_series_history *h, const struct ti_ab_set *set, const char *path,
+		  const char *label);
+
+/* Put the runs in the order given by KEY (an array of NRUNS strings, one
+ * per run in the order added; compared as LNT compares orders: by their
+ * runs of digits as numbers, then as text), stable for equal keys.
+ * Returns 0 or -ENOMEM. */
+int ti_series_sort_runs(struct ti_series_history *h, const char *const *key);
+
+/* Free everything H owns and empty it. */
+void ti_series_free(struct ti_series_history *h);
+
+/* Compare two orders as LNT does (lnt/server/ui/util.py convert_revision):
+ * the numbers in each, left to right ("1.2.10" after "1.2.9"); orders
+ * without digits, and ties, by their text.  <0, 0 or >0. */
+int ti_series_order_cmp(const char *a, const char *b);
+
+/* Where an LNT server keeps a machine's history (its REST API, v4). */
+struct ti_series_lnt {
+	char root[2048];	/* http://HOST:PORT, without the /api/... */
+	char db[128], suite[128];	/* "default", "nts" unless the URL says */
+	char order_field[128];	/* the suite's run order (nts: llvm_project_revision) */
+	const char *machine;	/* the machine's name (or LNT's ID of it) */
+	const char *curl;	/* the program that reads HTTP ("curl", found in PATH) */
+	double timeout;		/* seconds a request may take */
+};
+
+/* Set L up for the server at URL (http://HOST:PORT, or a URL naming one
+ * database and suite: .../db_DB/v4/SUITE[/...], as make submit's
+ * LNT_URL) and the machine MACHINE.  Returns 0, or -EINVAL with ERR. */
+int ti_series_lnt_init(struct ti_series_lnt *l, const char *url, const char *machine,
+		       double timeout, struct ti_ab_error *err);
+
+/* Read L's machine's runs, in LNT's order (by the suite's order, then as
+ * submitted), into H as its next runs, taking METRIC as the readers do;
+ * PROGRESS (may be NULL) hears how many of how many runs are read.
+ * Returns 0, or -errno / -EINVAL with ERR naming the URL and what went
+ * wrong (curl's message, the HTTP status and LNT's "msg"). */
+int ti_series_lnt_read(struct ti_series_lnt *l, struct ti_series_history *h, const char *metric,
+		       void (*progress)(size_t done, size_t total, void *arg), void *arg,
+		       struct ti_ab_error *err);
+
+/* What the rule and the report depend on. */
+struct ti_series_config {
+	double alpha;		/* a change point's significance level */
+	double min_change;	/* the gate, percent: smaller changes are not listed */
+	double level;		/* the change's interval's coverage (0.95) */
+	size_t since;		/* the window: the first run of it (index) */
+	double outlier;		/* a night this many noise scales off both neighbours
+				 * is a disturbed night, left out */
+};
+
+/* The defaults: the rule's alpha and outlier scale as chosen by
+ * bench/series-sim, the gate of timeit-compare (1 %), a 95 % interval,
+ * the window of the last 5 runs of NRUNS. */
+void ti_series_config_init(struct ti_series_config *c, size_t nruns);
+
+/* Why a change was put down to the machine or the code. */
+enum ti_series_cause {
+	TI_SERIES_CAUSE_UNKNOWN,	/* no binary identity on one side */
+	TI_SERIES_CAUSE_CODE,		/* the binary changed across the point */
+	TI_SERIES_CAUSE_MACHINE,	/* the same binary on both sides */
+};
+extern const char *const ti_series_cause_name[3];	/* "unknown", "code", "machine" */
+
+struct ti_series_change {
+	size_t index;		/* the first run at the new level */
+	size_t prev;		/* the last run at the old one */
+	double before, after;	/* the medians of the levels on each side */
+	double change;		/* after / before - 1 */
+	double lo, hi;		/* its interval (level c->level), as ratios - 1 */
+	double p;		/* the split's p-value, adjusted for the splits tried */
+	size_t n_before, n_after;	/* runs on each side (up to the next changes) */
+	enum ti_series_cause cause;
+	bool in_window;		/* index >= c->since */
+};
+
+struct ti_series_row {
+	const struct ti_series_bench *b;
+	struct ti_series_change *ch;	/* in run order */
+	size_t nch;
+	size_t runs;		/* runs with a level */
+	size_t failed_runs;	/* runs where every sample failed */
+	size_t failed;		/* failed samples */
+	size_t disturbed;	/* disturbed nights left out */
+	size_t first_disturbed;	/* the first of them (a run index) */
+	bool pending;		/* the last run is off the level: a change there
+				 * cannot be told from a bad night yet */
+	double pending_change;	/* the last run / the level before - 1 */
+	bool regressed;		/* a change in the window is a regression beyond the gate */
+	double last;		/* the level of the last run with one, NAN: none */
+};
+
+struct ti_series_result {
+	struct ti_series_row *rows;	/* one per benchmark of the history, by name */
+	size_t n;
+	size_t changes, regressions;	/* change points listed; regressions in the window */
+	size_t pending;		/* benchmarks whose last run is off the level */
+	bool regressed;		/* some row regressed: exit status 1 */
+};
+
+/* Find the change points of every benchmark of H under C into R (free
+ * with ti_series_result_free).  Returns 0, -ENOMEM or -EINVAL (a
+ * configuration out of range). */
+int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_config *c,
+		      struct ti_series_result *r);
+void ti_series_result_free(struct ti_series_result *r);
+
+enum ti_series_format { TI_SERIES_TEXT, TI_SERIES_MD, TI_SERIES_CSV, TI_SERIES_JSON };
+
+struct ti_series_report_opts {
+	enum ti_series_format format;
+	bool only_recent;	/* only the changes that start in the window */
+	const char *metric;	/* what the levels are of */
+	int status;		/* the exit status, for JSON */
+};
+
+/* Format R, the change points of H under C, as O says into OUT
+ * (OUT->failed on allocation failure). */
+void ti_series_report(struct ti_buf *out, const struct ti_series_history *h,
+		      const struct ti_series_result *r, const struct ti_series_config *c,
+		      const struct ti_series_report_opts *o);
+
+/* The SVG plot of R: a panel per benchmark with a change listed, its
+ * levels run by run, the change points and the levels before and after. */
+void ti_series_report_svg(struct ti_buf *out, const struct ti_series_history *h,
+			  const struct ti_series_result *r, const struct ti_series_config *c,
+			  const struct ti_series_report_opts *o);
+
+/* The change points of one series: the N values X (logarithms of the
+ * levels, in run order, none NAN; the disturbed ones left out) under C,
+ * written to CP as the indices into X of the first value at each new
+ * level, ascending, with their split p-values into P; at most MAX.
+ * Returns how many, or -ENOMEM.  The rule: binary segmentation; a
+ * segment's split is where the difference of the medians of its two
+ * sides, over the noise scale of the series (ti_series_noise), is
+ * largest; it stands when its t p-value, times the number of splits
+ * tried, is at most C->alpha; then, smallest first, the points whose
+ * medians on the two sides (up to the neighbouring points) differ by less
+ * than the gate are merged away.  Exposed for bench/series-sim and the
+ * tests. */
+int ti_series_cpoints(const double *x, size_t n, const struct ti_series_config *c,
+		      size_t *cp, double *p, size_t max);
+
+/* The change at the split K of the N values X with the noise scale SIGMA:
+ * the difference of the medians of X[0..K) and X[K..N) into *D, its
+ * standard error into *SE (NULL: not wanted).  Returns 0 or -ENOMEM. */
+int ti_series_split(const double *x, size_t n, size_t k, double sigma, double *d, double *se);
+
+/* The noise scale of the N values X: the median absolute difference of
+ * neighbours, scaled to a normal standard deviation (1.4826 / sqrt 2);
+ * 0 when N < 2; NAN when memory runs out. */
+double ti_series_noise(const double *x, size_t n);
+
+/* Mark in KEEP (N flags) the disturbed values of X under C: a value off
+ * by more than C->outlier noise scales (and by the gate) from the median
+ * of up to 3 neighbours before it and from that of up to 3 after it (the
+ * last value: from the one before it and the 3 before).  Returns how many
+ * were marked, or -ENOMEM.  *PENDING is set when the last value is off
+ * the ones before it. */
+int ti_series_disturbed(const double *x, size_t n, const struct ti_series_config *c, bool *keep,
+			bool *pending);
+
+#endif
