@@ -2,7 +2,8 @@
 # bench/: programs and scripts that measure timeit itself and print figures
 # (docs/BENCHMARKS.md).  Never run by make check: "make bench" builds what
 # they need and runs them all.
-EXTRA_PROGRAMS = bench/launcher bench/runner bench/work bench/nop bench/hold bench/ab-sim
+EXTRA_PROGRAMS = bench/launcher bench/runner bench/work bench/nop bench/hold bench/ab-sim \
+	bench/series-sim
 bench_launcher_SOURCES = bench/launcher.c
 bench_runner_SOURCES = bench/runner.c
 bench_work_SOURCES = bench/work.c
@@ -11,6 +12,9 @@ bench_hold_SOURCES = bench/hold.c
 # The simulation that chose timeit-compare's statistics.
 bench_ab_sim_SOURCES = bench/ab-sim.c
 bench_ab_sim_LDADD = $(AB_LIBS)
+# The simulation that chose timeit-series' change-point rule.
+bench_series_sim_SOURCES = bench/series-sim.c
+bench_series_sim_LDADD = $(SERIES_LIBS)
 # Not AM_CPPFLAGS: lib/spawn.h would hide the system's <spawn.h>.
 bench_launcher_CPPFLAGS = -I$(top_builddir)
 bench_runner_CPPFLAGS = -I$(top_builddir)

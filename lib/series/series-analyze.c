@@ -29,7 +29,8 @@ void ti_series_config_init(struct ti_series_config *c, size_t nruns)
 /* What one benchmark's analysis works on: its levels with a value, in run
  * order, as logarithms, and which of them the rule sees. */
 struct work {
-	double *x, *kx, *p, *tmp;
+	double *x, *kx, *y, *p, *tmp;	/* Y: KX clipped (ti_series_clip) */
+	uint64_t *id;		/* KX's binary identities */
 	size_t *idx, *cp;	/* X's point for each KX; the change points, in KX */
 	bool *keep;
 };
@@ -38,11 +39,13 @@ static void work_free(struct work *w)
 {
 	free(w->x);
 	free(w->kx);
+	free(w->y);
 	free(w->p);
 	free(w->tmp);
 	free(w->idx);
 	free(w->cp);
 	free(w->keep);
+	free(w->id);
 }
 
 static int work_alloc(struct work *w, size_t n)
@@ -51,12 +54,14 @@ static int work_alloc(struct work *w, size_t n)
 	memset(w, 0, sizeof *w);
 	w->x = malloc(n * sizeof *w->x);
 	w->kx = malloc(n * sizeof *w->kx);
+	w->y = malloc(n * sizeof *w->y);
 	w->p = malloc(n * sizeof *w->p);
 	w->tmp = malloc(n * sizeof *w->tmp);
 	w->idx = malloc(n * sizeof *w->idx);
 	w->cp = malloc(n * sizeof *w->cp);
 	w->keep = malloc(n * sizeof *w->keep);
-	if (!w->x || !w->kx || !w->p || !w->tmp || !w->idx || !w->cp || !w->keep) {
+	w->id = malloc(n * sizeof *w->id);
+	if (!w->id || !w->y || !w->x || !w->kx || !w->p || !w->tmp || !w->idx || !w->cp || !w->keep) {
 		work_free(w);
 		return -ENOMEM;
 	}
@@ -73,7 +78,7 @@ static double median_of(const double *x, size_t n, double *tmp)
 /* Change J of the K points CP over the N kept values KX, whose points are
  * PTS[IDX[i]]. */
 static int describe(struct ti_series_change *ch, const struct work *w, size_t n, size_t j,
-		    size_t k, const struct ti_series_point *pts, double sigma,
+		    size_t k, const struct ti_series_point *pts,
 		    const struct ti_series_config *c)
 {
 	size_t lo = j ? w->cp[j - 1] : 0, at = w->cp[j], hi = j + 1 < k ? w->cp[j + 1] : n;
@@ -81,9 +86,9 @@ static int describe(struct ti_series_change *ch, const struct work *w, size_t n,
 	double d, se, q;
 	int rc;
 
-	if ((rc = ti_series_split(w->kx + lo, hi - lo, at - lo, sigma, &d, &se)) < 0)
+	if ((rc = ti_series_split(w->y + lo, hi - lo, at - lo, &d, &se)) < 0)
 		return rc;
-	q = ti_stats_t_quantile(1 - (1 - c->level) / 2, n > 2 ? (double)(n - 2) : 1);
+	q = ti_stats_t_quantile(1 - (1 - c->level) / 2, hi - lo > 2 ? (double)(hi - lo - 2) : 1);
 	ch->index = after->run;
 	ch->prev = before->run;
 	ch->before = exp(median_of(w->kx + lo, at - lo, w->tmp));
@@ -126,6 +131,7 @@ static int levels(struct ti_series_row *row, struct work *w, const struct ti_ser
 			continue;
 		}
 		w->idx[m] = w->idx[i];
+		w->id[m] = b->p[w->idx[i]].hash;
 		w->kx[m++] = w->x[i];
 	}
 	row->runs = n;
@@ -155,7 +161,9 @@ static int analyze_bench(struct ti_series_row *row, const struct ti_series_bench
 		return rc;
 	if ((rc = levels(row, &w, b, c, &n, &m)) < 0)
 		goto out;
-	if ((k = ti_series_cpoints(w.kx, m, c, w.cp, w.p, m)) < 0) {
+	if (m && (rc = ti_series_clip(w.kx, m, w.y)) < 0)
+		goto out;
+	if ((k = ti_series_cpoints(w.kx, w.id, m, c, w.cp, w.p, m)) < 0) {
 		rc = k;
 		goto out;
 	}
@@ -163,10 +171,9 @@ static int analyze_bench(struct ti_series_row *row, const struct ti_series_bench
 		rc = -ENOMEM;
 		goto out;
 	}
-	double sigma = ti_series_noise(w.kx, m);
 	for (int j = 0; j < k; j++) {
 		struct ti_series_change *ch = &row->ch[row->nch];
-		if ((rc = describe(ch, &w, m, (size_t)j, (size_t)k, b->p, sigma, c)) < 0)
+		if ((rc = describe(ch, &w, m, (size_t)j, (size_t)k, b->p, c)) < 0)
 			goto out;
 		row->nch++;
 		/* A slower binary in the window gates; the machine's change

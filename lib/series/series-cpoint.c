@@ -39,13 +39,6 @@ double ti_series_noise(const double *x, size_t n)
 	return mean / (double)(n - 1) * sqrt(M_PI) / 2 / M_SQRT2;
 }
 
-/* The variance of a median of M normal values, over that of one value
- * divided by M: 1 for one or two (a value, a mean), pi/2 for many. */
-static double median_factor(size_t m)
-{
-	return m <= 2 ? 1.0 : M_PI / 2;
-}
-
 static double median_of(const double *x, size_t n, double *tmp)
 {
 	memcpy(tmp, x, n * sizeof *tmp);
@@ -53,24 +46,40 @@ static double median_of(const double *x, size_t n, double *tmp)
 	return ti_stats_quantile_sorted(tmp, n, 0.5);
 }
 
-int ti_series_split(const double *x, size_t n, size_t k, double sigma, double *d, double *se)
+int ti_series_split(const double *x, size_t n, size_t k, double *d, double *se)
 {
-	double *tmp = malloc((n ? n : 1) * sizeof *tmp);
+	double mb = 0, ma = 0, ss = 0;
 
-	if (!tmp)
+	for (size_t i = 0; i < n; i++)
+		*(i < k ? &mb : &ma) += x[i];
+	mb /= (double)k;
+	ma /= (double)(n - k);
+	*d = ma - mb;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - (i < k ? mb : ma)) * (x[i] - (i < k ? mb : ma));
+	*se = n > 2 ? sqrt(ss / (double)(n - 2)) * sqrt(1 / (double)k + 1 / (double)(n - k))
+		    : INFINITY;
+	return 0;
+}
+
+int ti_series_clip(const double *x, size_t n, double *y)
+{
+	double sigma = ti_series_noise(x, n), w[5];
+
+	if (isnan(sigma))
 		return -ENOMEM;
-	*d = median_of(x + k, n - k, tmp) - median_of(x, k, tmp);
-	if (se)
-		*se = sigma * sqrt(median_factor(k) / (double)k +
-				   median_factor(n - k) / (double)(n - k));
-	free(tmp);
+	for (size_t i = 0; i < n; i++) {
+		size_t lo = i >= 2 ? i - 2 : 0, hi = i + 3 < n ? i + 3 : n;
+		double m = median_of(x + lo, hi - lo, w);
+		y[i] = fmax(m - 3 * sigma, fmin(m + 3 * sigma, x[i]));
+	}
 	return 0;
 }
 
 int ti_series_disturbed(const double *x, size_t n, const struct ti_series_config *c, bool *keep,
 			bool *pending)
 {
-	double sigma = ti_series_noise(x, n), tmp[3];
+	double sigma = ti_series_noise(x, n), tmp[5];
 	double thr = fmax(c->outlier * sigma, log1p(c->min_change / 100));
 	int marked = 0;
 
@@ -102,109 +111,63 @@ int ti_series_disturbed(const double *x, size_t n, const struct ti_series_config
 	return marked;
 }
 
-/* A running median: a max-heap of the lower half, a min-heap of the upper
- * half, the lower at most one larger. */
-struct runmed {
-	double *lo, *hi;
-	size_t nlo, nhi;
-};
-
-static void heap_push(double *h, size_t *n, double v, int sign)
-{
-	size_t i = (*n)++;
-
-	while (i > 0 && sign * (v - h[(i - 1) / 2]) > 0) {
-		h[i] = h[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	h[i] = v;
-}
-
-static double heap_pop(double *h, size_t *n, int sign)
-{
-	double top = h[0], v = h[--*n];
-	size_t i = 0;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= *n)
-			break;
-		if (c + 1 < *n && sign * (h[c + 1] - h[c]) > 0)
-			c++;
-		if (sign * (h[c] - v) <= 0)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (*n)
-		h[i] = v;
-	return top;
-}
-
-static void runmed_add(struct runmed *m, double v)
-{
-	if (m->nlo == 0 || v <= m->lo[0])
-		heap_push(m->lo, &m->nlo, v, 1);
-	else
-		heap_push(m->hi, &m->nhi, v, -1);
-	if (m->nlo > m->nhi + 1)
-		heap_push(m->hi, &m->nhi, heap_pop(m->lo, &m->nlo, 1), -1);
-	else if (m->nhi > m->nlo)
-		heap_push(m->lo, &m->nlo, heap_pop(m->hi, &m->nhi, -1), 1);
-}
-
-static double runmed_get(const struct runmed *m)
-{
-	return m->nlo > m->nhi ? m->lo[0] : (m->lo[0] + m->hi[0]) / 2;
-}
-
-/* The medians of X[0..k) into PRE[k] and of X[k..N) into SUF[k], for every
- * k from 1 to N - 1, in O(N log N); HEAP has room for N values. */
-static void side_medians(const double *x, size_t n, double *pre, double *suf, double *heap)
-{
-	struct runmed m = { heap, heap + n / 2 + 1, 0, 0 };
-
-	for (size_t k = 1; k < n; k++) {
-		runmed_add(&m, x[k - 1]);
-		pre[k] = runmed_get(&m);
-	}
-	m.nlo = m.nhi = 0;
-	for (size_t k = n - 1; k >= 1; k--) {
-		runmed_add(&m, x[k]);
-		suf[k] = runmed_get(&m);
-	}
-}
-
 struct bs {
 	const struct ti_series_config *c;
-	double sigma, df;
-	double *pre, *suf, *heap;
+	const uint64_t *id;	/* the values' binary identities, 0 unknown; NULL: none */
+	double *sum;		/* prefix sums of the values of the segment */
 	size_t *cp;
 	double *p;
 	size_t n, max;
+	bool failed;		/* memory ran out */
 };
+
+/* How far apart the sides of the split at K of the segment of LEN are,
+ * over the error of a difference of their means at one spread: the
+ * statistic that places the split. */
+static double tstat(const struct bs *w, size_t k, size_t len)
+{
+	double d = (w->sum[len] - w->sum[k]) / (double)(len - k) - w->sum[k] / (double)k;
+	return fabs(d) / sqrt(1 / (double)k + 1 / (double)(len - k));
+}
 
 /* The best split of X[s..e), recursively. */
 static void segment(struct bs *w, const double *x, size_t s, size_t e)
 {
 	size_t len = e - s, best = 0, splits;
-	double tbest = -1;
+	double p = INFINITY;
 
 	if (len < 2 * MIN_SIDE || w->n == w->max)
 		return;
-	side_medians(x + s, len, w->pre, w->suf, w->heap);
-	for (size_t k = MIN_SIDE; k + MIN_SIDE <= len; k++) {
-		double d = w->suf[k] - w->pre[k];
-		double se = w->sigma * sqrt(median_factor(k) / (double)k +
-					    median_factor(len - k) / (double)(len - k));
-		double t = se > 0 ? fabs(d) / se : d != 0 ? INFINITY : 0;
-		if (t > tbest) {
-			tbest = t;
-			best = k;
-		}
-	}
+	w->sum[0] = 0;
+	for (size_t i = 0; i < len; i++)
+		w->sum[i + 1] = w->sum[i] + x[s + i];
+	/* Where the binary changed, the code may have: the best of those
+	 * splits, when it stands, is taken before the best of all. */
 	splits = len - 2 * MIN_SIDE + 1;
-	double p = isinf(tbest) ? 0 : fmin(1, 2 * ti_stats_t_cdf(-tbest, w->df) * (double)splits);
+	for (int pass = 0; pass < 2 && p > w->c->alpha; pass++) {
+		double tbest = -1;
+		for (size_t k = MIN_SIDE; k + MIN_SIDE <= len; k++) {
+			if (pass == 0 && (!w->id || !w->id[s + k] || !w->id[s + k - 1] ||
+					  w->id[s + k] == w->id[s + k - 1]))
+				continue;
+			double t = tstat(w, k, len);
+			if (t > tbest) {
+				tbest = t;
+				best = k;
+			}
+		}
+		if (tbest < 0)
+			continue;
+		/* Its test: the split's own spread, n - 2 degrees of freedom,
+		 * Bonferroni over the splits the location was chosen from. */
+		double d, se;
+		if (ti_series_split(x + s, len, best, &d, &se) < 0) {
+			w->failed = true;
+			return;
+		}
+		double t = se > 0 ? fabs(d) / se : d != 0 ? INFINITY : 0;
+		p = isinf(t) ? 0 : fmin(1, 2 * ti_stats_t_cdf(-t, (double)(len - 2)) * (double)splits);
+	}
 	if (!(p <= w->c->alpha))
 		return;
 	w->cp[w->n] = s + best;
@@ -217,17 +180,14 @@ static void segment(struct bs *w, const double *x, size_t s, size_t e)
  * neighbours) differ by less than the gate. */
 static int gate(const double *x, size_t n, double gate_log, size_t *cp, double *p, size_t k)
 {
-	double *tmp = malloc((n ? n : 1) * sizeof *tmp);
-
-	if (!tmp)
-		return -ENOMEM;
 	while (k > 0) {
 		size_t worst = 0;
 		double small = INFINITY;
 		for (size_t j = 0; j < k; j++) {
 			size_t lo = j ? cp[j - 1] : 0, hi = j + 1 < k ? cp[j + 1] : n;
-			double d = fabs(median_of(x + cp[j], hi - cp[j], tmp) -
-					median_of(x + lo, cp[j] - lo, tmp));
+			double d, se;
+			ti_series_split(x + lo, hi - lo, cp[j] - lo, &d, &se);
+			d = fabs(d);
 			if (d < small) {
 				small = d;
 				worst = j;
@@ -239,30 +199,30 @@ static int gate(const double *x, size_t n, double gate_log, size_t *cp, double *
 		memmove(p + worst, p + worst + 1, (k - worst - 1) * sizeof *p);
 		k--;
 	}
-	free(tmp);
 	return (int)k;
 }
 
-int ti_series_cpoints(const double *x, size_t n, const struct ti_series_config *c,
-		      size_t *cp, double *p, size_t max)
+int ti_series_cpoints(const double *x, const uint64_t *id, size_t n,
+		      const struct ti_series_config *c, size_t *cp, double *p, size_t max)
 {
-	struct bs w = { .c = c, .cp = cp, .p = p, .max = max };
+	struct bs w = { .c = c, .id = id, .cp = cp, .p = p, .max = max };
+	double *y = malloc((n ? n : 1) * sizeof *y);
 	int rc;
 
-	if (n < 2 * MIN_SIDE || max == 0)
-		return 0;
-	w.sigma = ti_series_noise(x, n);
-	/* The scale is a median of differences: about 37 % as efficient
-	 * as a standard deviation (its degrees of freedom shrink alike). */
-	w.df = fmax(1, 0.37 * (double)(n - 1));
-	w.pre = malloc(n * sizeof *w.pre);
-	w.suf = malloc(n * sizeof *w.suf);
-	w.heap = malloc((n + 2) * sizeof *w.heap);
-	if (isnan(w.sigma) || !w.pre || !w.suf || !w.heap) {
+	w.sum = malloc((n + 1) * sizeof *w.sum);
+	if (!y || !w.sum || (n && ti_series_clip(x, n, y) < 0)) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	segment(&w, x, 0, n);
+	if (n < 2 * MIN_SIDE || max == 0) {
+		rc = 0;
+		goto out;
+	}
+	segment(&w, y, 0, n);
+	if (w.failed) {
+		rc = -ENOMEM;
+		goto out;
+	}
 	/* Sort the points, keeping each one's p. */
 	for (size_t i = 0; i < w.n; i++) {
 		for (size_t j = i + 1; j < w.n; j++) {
@@ -276,10 +236,9 @@ int ti_series_cpoints(const double *x, size_t n, const struct ti_series_config *
 			}
 		}
 	}
-	rc = gate(x, n, log1p(c->min_change / 100), cp, p, w.n);
+	rc = gate(y, n, log1p(c->min_change / 100), cp, p, w.n);
 out:
-	free(w.pre);
-	free(w.suf);
-	free(w.heap);
+	free(y);
+	free(w.sum);
 	return rc;
 }

@@ -181,21 +181,29 @@ void ti_series_report_svg(struct ti_buf *out, const struct ti_series_history *h,
  * levels, in run order, none NAN; the disturbed ones left out) under C,
  * written to CP as the indices into X of the first value at each new
  * level, ascending, with their split p-values into P; at most MAX.
- * Returns how many, or -ENOMEM.  The rule: binary segmentation; a
- * segment's split is where the difference of the medians of its two
- * sides, over the noise scale of the series (ti_series_noise), is
- * largest; it stands when its t p-value, times the number of splits
- * tried, is at most C->alpha; then, smallest first, the points whose
- * medians on the two sides (up to the neighbouring points) differ by less
- * than the gate are merged away.  Exposed for bench/series-sim and the
- * tests. */
-int ti_series_cpoints(const double *x, size_t n, const struct ti_series_config *c,
-		      size_t *cp, double *p, size_t max);
+ * Returns how many, or -ENOMEM.  The rule: the values are clipped to
+ * their neighbourhood (ti_series_clip); binary segmentation places each
+ * segment's split where the means of its two sides differ most for their
+ * sizes (among the splits where the binary identity ID changed, when one
+ * of those stands; ID may be NULL, 0 is unknown); it stands when its t
+ * p-value (ti_series_split), times the number of splits it was chosen
+ * from, is at most C->alpha; then, smallest first, the points whose sides
+ * (up to the neighbouring points) differ by less than the gate are merged
+ * away.  Exposed for bench/series-sim and the tests. */
+int ti_series_cpoints(const double *x, const uint64_t *id, size_t n,
+		      const struct ti_series_config *c, size_t *cp, double *p, size_t max);
 
-/* The change at the split K of the N values X with the noise scale SIGMA:
- * the difference of the medians of X[0..K) and X[K..N) into *D, its
- * standard error into *SE (NULL: not wanted).  Returns 0 or -ENOMEM. */
-int ti_series_split(const double *x, size_t n, size_t k, double sigma, double *d, double *se);
+/* The change at the split K of the N values X: the difference of the
+ * means of X[K..N) and X[0..K) into *D, its standard error (the values'
+ * pooled spread around their side's mean, N - 2 degrees of freedom) into
+ * *SE.  Returns 0. */
+int ti_series_split(const double *x, size_t n, size_t k, double *d, double *se);
+
+/* X with each value clipped to the median of the 5 around it +- 3 noise
+ * scales (ti_series_noise), into Y: one wild value moves a mean no more
+ * than a bad value does, while a step, which moves the neighbours too,
+ * stays whole.  Returns 0 or -ENOMEM. */
+int ti_series_clip(const double *x, size_t n, double *y);
 
 /* The noise scale of the N values X: the median absolute difference of
  * neighbours, scaled to a normal standard deviation (1.4826 / sqrt 2);

@@ -1,0 +1,530 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* bench/series-sim: the seeded simulation that chose timeit-series' rule
+ * (docs/BENCHMARKS.md, "Change points over a history").  Histories of
+ * nightly runs -- N nights of K samples, a step of 2, 3, 5 or 10 % up or
+ * down (or none) somewhere in the middle, under the noise models of
+ * bench/ab-sim plus disturbed nights and missing nights -- go to each
+ * candidate rule alike:
+ *   ours        lib/series' rule (ti_series_cpoints, with its disturbed
+ *               nights left out), as timeit-series runs it;
+ *   pettitt     binary segmentation with Pettitt's rank statistic (its
+ *               approximate p at 0.01) and the same gate;
+ *   edivisive   E-divisive means (Matteson & James 2014, alpha 1) with a
+ *               permutation test, 100 permutations at p <= 0.05 (MongoDB's
+ *               signal-processing defaults; Otava/Hunter's origin);
+ *   perfherder  Mozilla's t-test of the 12 values before against the 12
+ *               after each night (linear weights), alert at t > 7 where t
+ *               is a local maximum;
+ *   lnt         LNT's consecutive-run rule (analysis.py): the night's min
+ *               against the nearest sample of the night before, ignored
+ *               under 1 %, Mann-Whitney at 0.05 with 4 samples a side,
+ *               then beyond 2.576 standard deviations.
+ * Per model, step and rule: detection (a change point within +-1 night of
+ * the step), the mean localisation error of those, the delay (nights after
+ * the step until the rule, run each night on the history so far, first
+ * reports it within +-1 night; of the first DELAYS histories), and false
+ * change points (not within +-1 night of a step) per 1000 benchmark-nights.
+ *
+ * usage: series-sim [HISTORIES [SEED [NIGHTS [SAMPLES]]]]
+ * (default 200 histories a cell, seed 1, 30 nights of 3 samples). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "series.h"
+#include "stats.h"
+
+struct model {
+	const char *name, *what;
+	double iid;		/* sd of each sample's own ln-noise */
+	double night;		/* sd of a night's shared ln-noise (the machine's state) */
+	double drift;		/* a ramp over the history */
+	double out_p, out_lo, out_hi;	/* outlier samples: probability, ln-slowdown range */
+	double bi_p, bi_shift;	/* bimodal samples: slow mode's probability, shift */
+	double bad_p;		/* a disturbed night: every sample 10-1000 % slower */
+	double miss_p;		/* a missing night */
+};
+
+static const struct model models[] = {
+	{ "cv2", "CV 2 %", 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "cv5", "CV 5 %", 0.05, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "night", "CV 2 % + 2 % a night", 0.02, 0.02, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "outliers", "CV 2 %, 5 % of samples 30-100 % slower", 0.02, 0, 0, 0.05, 0.262, 0.693, 0, 0,
+	  0, 0 },
+	{ "bimodal", "CV 1 %, half the samples 4 % slower", 0.01, 0, 0, 0, 0, 0, 0.5, 0.04, 0, 0 },
+	{ "drift", "CV 2 %, a 3 % ramp over the history", 0.02, 0, 0.03, 0, 0, 0, 0, 0, 0, 0 },
+	{ "disturbed", "CV 2 %, 5 % of nights 10-1000 % slower", 0.02, 0, 0, 0, 0, 0, 0, 0, 0.05,
+	  0 },
+	{ "missing", "CV 2 %, 20 % of nights missing", 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0.2 },
+	{ "vm", "this VM: 2 % + 3 % a night + 2 % outliers + 2 % bad nights", 0.02, 0.03, 0, 0.02,
+	  0.1, 0.4, 0, 0, 0.02, 0.05 },
+};
+#define NMODELS (sizeof models / sizeof models[0])
+
+static const double steps[] = { 0, 0.02, 0.03, 0.05, 0.10, -0.05 };
+#define NSTEPS (sizeof steps / sizeof steps[0])
+
+enum rule { R_OURS, R_PETTITT, R_EDIV, R_PERF, R_LNT, NRULES };
+static const char *const rule_name[NRULES] = { "ours", "pettitt", "edivisive", "perfherder",
+					       "lnt" };
+
+#define MAXN 128
+#define MAXK 16
+
+/* One history: the nights present, each with K samples, and where (in the
+ * nights present) the step starts (0: none). */
+struct hist {
+	size_t n, k, step_at;
+	double v[MAXN][MAXK];	/* the samples, seconds */
+};
+
+static double unif(struct ti_stats_rng *r, double lo, double hi)
+{
+	return lo + (hi - lo) * ti_stats_rng_uniform(r);
+}
+
+static void generate(struct hist *h, const struct model *m, double step, size_t nights,
+		     size_t k, uint64_t seed)
+{
+	struct ti_stats_rng r;
+	size_t at;
+
+	ti_stats_rng_seed(&r, seed);
+	at = nights / 3 + (size_t)(ti_stats_rng_uniform(&r) * (double)(nights / 3));
+	h->n = 0;
+	h->k = k;
+	h->step_at = 0;
+	for (size_t i = 0; i < nights; i++) {
+		double lvl = (i >= at ? log1p(step) : 0) + m->drift * (double)i / (double)nights;
+		double nightly = m->night * ti_stats_rng_normal(&r);
+		bool bad = ti_stats_rng_uniform(&r) < m->bad_p;
+		double badness = bad ? log1p(unif(&r, 0.1, 10)) : 0;
+		if (ti_stats_rng_uniform(&r) < m->miss_p && i != at)
+			continue;
+		if (i == at && step != 0)
+			h->step_at = h->n;
+		for (size_t j = 0; j < k; j++) {
+			double x = lvl + nightly + badness + m->iid * ti_stats_rng_normal(&r);
+			if (ti_stats_rng_uniform(&r) < m->out_p)
+				x += unif(&r, m->out_lo, m->out_hi);
+			if (ti_stats_rng_uniform(&r) < m->bi_p)
+				x += m->bi_shift;
+			h->v[h->n][j] = exp(x);
+		}
+		h->n++;
+	}
+}
+
+static double median(const double *x, size_t n)
+{
+	double t[MAXN > MAXK ? MAXN : MAXK];
+	memcpy(t, x, n * sizeof *t);
+	ti_stats_sort(t, n);
+	return ti_stats_quantile_sorted(t, n, 0.5);
+}
+
+/* The night medians' logarithms of the first N nights. */
+static void levels(const struct hist *h, size_t n, double *x)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = log(median(h->v[i], h->k));
+}
+
+/* Ours, as timeit-series runs it: disturbed nights (and a pending last
+ * night) left out, then the rule; change points as night indices. */
+static size_t rule_ours(const struct hist *h, size_t n, const struct ti_series_config *c,
+			size_t *cp)
+{
+	double x[MAXN], kx[MAXN], p[MAXN];
+	size_t map[MAXN], m = 0, kc[MAXN];
+	bool keep[MAXN], pending;
+
+	levels(h, n, x);
+	if (ti_series_disturbed(x, n, c, keep, &pending) < 0)
+		exit(2);
+	for (size_t i = 0; i < n; i++)
+		if (keep[i]) {
+			map[m] = i;
+			kx[m++] = x[i];
+		}
+	int k = ti_series_cpoints(kx, NULL, m, c, kc, p, MAXN);
+	if (k < 0)
+		exit(2);
+	for (int j = 0; j < k; j++)
+		cp[j] = map[kc[j]];
+	return (size_t)k;
+}
+
+/* Pettitt's statistic over X[s..e): the split with the largest |U|, its
+ * approximate p (Pettitt 1979). */
+static void pettitt(const double *x, size_t s, size_t e, size_t *at, double *p)
+{
+	double best = -1, L = (double)(e - s);
+
+	for (size_t k = s + 1; k < e; k++) {
+		double u = 0;
+		for (size_t i = s; i < k; i++)
+			for (size_t j = k; j < e; j++)
+				u += (x[j] > x[i]) - (x[j] < x[i]);
+		if (fabs(u) > best) {
+			best = fabs(u);
+			*at = k;
+		}
+	}
+	*p = fmin(1, 2 * exp(-6 * best * best / (L * L * L + L * L)));
+}
+
+static void pettitt_seg(const double *x, size_t s, size_t e, size_t *cp, size_t *k)
+{
+	size_t at = 0;
+	double p;
+
+	if (e - s < 4)
+		return;
+	pettitt(x, s, e, &at, &p);
+	if (!(p <= 0.01) || at - s < 2 || e - at < 2)
+		return;
+	cp[(*k)++] = at;
+	pettitt_seg(x, s, at, cp, k);
+	pettitt_seg(x, at, e, cp, k);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The gate of ours on another rule's points: merge away, smallest first,
+ * those whose neighbouring segments' medians differ by under 1 %. */
+static size_t gated(const double *x, size_t n, size_t *cp, size_t k)
+{
+	qsort(cp, k, sizeof *cp, cmp_size);
+	while (k > 0) {
+		size_t worst = 0;
+		double small = INFINITY;
+		for (size_t j = 0; j < k; j++) {
+			size_t lo = j ? cp[j - 1] : 0, hi = j + 1 < k ? cp[j + 1] : n;
+			double d = fabs(median(x + cp[j], hi - cp[j]) - median(x + lo, cp[j] - lo));
+			if (d < small) {
+				small = d;
+				worst = j;
+			}
+		}
+		if (small >= log1p(0.01))
+			break;
+		memmove(cp + worst, cp + worst + 1, (k - worst - 1) * sizeof *cp);
+		k--;
+	}
+	return k;
+}
+
+static size_t rule_pettitt(const struct hist *h, size_t n, size_t *cp)
+{
+	double x[MAXN];
+	size_t k = 0;
+
+	levels(h, n, x);
+	pettitt_seg(x, 0, n, cp, &k);
+	return gated(x, n, cp, k);
+}
+
+/* E-divisive's Q over X[s..e) for every split, alpha 1: the scaled energy
+ * distance between the two sides; the best split and its Q. */
+static double edq(const double *x, size_t s, size_t e, size_t *at)
+{
+	size_t L = e - s;
+	double best = -INFINITY;
+	static double d[MAXN][MAXN];
+
+	for (size_t i = 0; i < L; i++)
+		for (size_t j = 0; j < L; j++)
+			d[i][j] = fabs(x[s + i] - x[s + j]);
+	for (size_t t = 2; t + 2 <= L; t++) {
+		double between = 0, left = 0, right = 0;
+		for (size_t i = 0; i < t; i++)
+			for (size_t j = t; j < L; j++)
+				between += d[i][j];
+		for (size_t i = 0; i < t; i++)
+			for (size_t j = i + 1; j < t; j++)
+				left += d[i][j];
+		for (size_t i = t; i < L; i++)
+			for (size_t j = i + 1; j < L; j++)
+				right += d[i][j];
+		double m = (double)t, n = (double)(L - t);
+		double ehat = 2 * between / (m * n) - left / (m * (m - 1) / 2) -
+			      right / (n * (n - 1) / 2);
+		double q = m * n / (m + n) * ehat;
+		if (q > best) {
+			best = q;
+			*at = s + t;
+		}
+	}
+	return best;
+}
+
+static void ediv_seg(const double *x, size_t s, size_t e, size_t *cp, size_t *k,
+		     struct ti_stats_rng *r)
+{
+	size_t at = 0, dummy, ge = 0;
+	double q, y[MAXN];
+
+	if (e - s < 4)
+		return;
+	q = edq(x, s, e, &at);
+	/* The permutation test: the best Q of the segment shuffled. */
+	for (int p = 0; p < 100; p++) {
+		memcpy(y, x, e * sizeof *y);
+		for (size_t i = e - 1; i > s; i--) {
+			size_t j = s + (size_t)(ti_stats_rng_uniform(r) * (double)(i - s + 1));
+			double t = y[i];
+			y[i] = y[j];
+			y[j] = t;
+		}
+		ge += edq(y, s, e, &dummy) >= q;
+	}
+	if ((double)(ge + 1) / 101 > 0.05)
+		return;
+	cp[(*k)++] = at;
+	ediv_seg(x, s, at, cp, k, r);
+	ediv_seg(x, at, e, cp, k, r);
+}
+
+static size_t rule_ediv(const struct hist *h, size_t n, size_t *cp, uint64_t seed)
+{
+	double x[MAXN];
+	struct ti_stats_rng r;
+	size_t k = 0;
+
+	ti_stats_rng_seed(&r, seed);
+	levels(h, n, x);
+	ediv_seg(x, 0, n, cp, &k, &r);
+	qsort(cp, k, sizeof *cp, cmp_size);
+	return k;
+}
+
+/* Perfherder's weighted mean and variance of nights FROM, FROM+DIR, ...
+ * (COUNT of them; the first weighs most). */
+static void perf_stats(const struct hist *h, size_t from, int dir, size_t count, double *avg,
+		       double *var, size_t *nv)
+{
+	double ws = 0, sw = 0, ss = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		size_t night = dir > 0 ? from + i : from - i;
+		double w = (double)(count - i) / (double)count;
+		for (size_t j = 0; j < h->k; j++) {
+			ws += h->v[night][j] * w;
+			sw += w;
+		}
+	}
+	*avg = ws / sw;
+	for (size_t i = 0; i < count; i++) {
+		size_t night = dir > 0 ? from + i : from - i;
+		for (size_t j = 0; j < h->k; j++, n++)
+			ss += (h->v[night][j] - *avg) * (h->v[night][j] - *avg);
+	}
+	*var = n > 1 ? ss / (double)(n - 1) : 0;
+	*nv = n;
+}
+
+static size_t rule_perf(const struct hist *h, size_t n, size_t *cp)
+{
+	double t[MAXN] = { 0 };
+	size_t back[MAXN] = { 0 }, fore[MAXN] = { 0 }, k = 0, last_seen = 0;
+
+	for (size_t i = 1; i < n; i++) {
+		/* Back: nights until 12 values (at most 24), fore: until 12. */
+		size_t nb = 0, nf = 0, vb = 0, vf = 0;
+		size_t lim = last_seen > 12 ? (last_seen < 24 ? last_seen : 24) : 12;
+		while (vb < 24 && nb < i && nb + 1 <= lim) {
+			nb++;
+			vb += h->k;
+		}
+		while (vf < 12 && i + nf < n) {
+			nf++;
+			vf += h->k;
+		}
+		double a1, v1, a2, v2;
+		size_t n1, n2;
+		perf_stats(h, i - 1, -1, nb, &a1, &v1, &n1);
+		perf_stats(h, i, 1, nf, &a2, &v2, &n2);
+		double d = a2 - a1;
+		t[i] = d == 0 ? 0 : v1 == 0 && v2 == 0 ? INFINITY
+			: fabs(d / sqrt(v1 / (double)n1 + v2 / (double)n2));
+		back[i] = vb;
+		fore[i] = vf;
+		last_seen = t[i] > 7 ? 0 : last_seen + 1;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if (back[i] < 12 || fore[i] < 12 || t[i] <= 7 || t[i - 1] > t[i] ||
+		    (i + 1 < n && t[i + 1] > t[i]))
+			continue;
+		cp[k++] = i;
+	}
+	return k;
+}
+
+/* LNT's comparison of night I with night I-1 (lnt/server/reporting/
+ * analysis.py, ComparisonResult.get_value_status): a change or not. */
+static bool lnt_change(const struct hist *h, size_t i)
+{
+	const double *cur = h->v[i], *prev = h->v[i - 1];
+	size_t k = h->k;
+	double mn = cur[0], best = INFINITY, pv = 0;
+
+	for (size_t j = 1; j < k; j++)
+		mn = fmin(mn, cur[j]);
+	for (size_t j = 0; j < k; j++)
+		if (fabs(mn - prev[j]) <= best) {
+			best = fabs(mn - prev[j]);
+			pv = prev[j];
+		}
+	double delta = mn - pv, pct = delta / pv;
+	if (fabs(pct) < 0.01 || fabs(delta) < 0.01 || fabs(delta) <= 2 * 0.0001 * 2.576)
+		return false;
+	if (k >= 4) {
+		struct ti_stats_mw mw;
+		if (ti_stats_mann_whitney(cur, k, prev, k, &mw) < 0)
+			exit(2);
+		if (mw.p > 0.05)
+			return false;
+	}
+	if (k > 1) {
+		struct ti_stats_summary s;
+		if (ti_stats_summarize(cur, k, &s) < 0)
+			exit(2);
+		return fabs(delta) > s.stddev * 2.576;
+	}
+	return fabs(pct) >= 0.002;
+}
+
+static size_t rule_lnt(const struct hist *h, size_t n, size_t *cp)
+{
+	size_t k = 0;
+
+	for (size_t i = 1; i < n; i++)
+		if (lnt_change(h, i))
+			cp[k++] = i;
+	return k;
+}
+
+static size_t run_rule(enum rule r, const struct hist *h, size_t n,
+		       const struct ti_series_config *c, size_t *cp, uint64_t seed)
+{
+	switch (r) {
+	case R_OURS: return rule_ours(h, n, c, cp);
+	case R_PETTITT: return rule_pettitt(h, n, cp);
+	case R_EDIV: return rule_ediv(h, n, cp, seed);
+	case R_PERF: return rule_perf(h, n, cp);
+	default: return rule_lnt(h, n, cp);
+	}
+}
+
+struct tally {
+	size_t hist, found, nights, false_cp, loc_sum;
+	size_t delay_n, delay_found, delay_sum;
+};
+
+/* Score the points CP of H: found within +-1 of the step, the rest false. */
+static bool score(const struct hist *h, const size_t *cp, size_t k, struct tally *t)
+{
+	bool found = false;
+	size_t err = 0;
+
+	for (size_t j = 0; j < k; j++) {
+		size_t d = cp[j] > h->step_at ? cp[j] - h->step_at : h->step_at - cp[j];
+		if (h->step_at && d <= 1 && !found) {
+			found = true;
+			err = d;
+		} else {
+			t->false_cp++;
+		}
+	}
+	t->found += found;
+	t->loc_sum += err;
+	return found;
+}
+
+int main(int argc, char **argv)
+{
+	size_t hists = argc > 1 ? strtoul(argv[1], NULL, 10) : 200;
+	uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
+	size_t nights = argc > 3 ? strtoul(argv[3], NULL, 10) : 30;
+	size_t samples = argc > 4 ? strtoul(argv[4], NULL, 10) : 3;
+	size_t delays = hists < 50 ? hists : 50;
+	struct ti_series_config c;
+	static struct hist h;
+	size_t cp[MAXN];
+
+	if (hists < 1 || nights < 8 || nights > MAXN || samples < 1 || samples > MAXK) {
+		fprintf(stderr, "usage: series-sim [HISTORIES [SEED [NIGHTS(8-%d) [SAMPLES(1-%d)]]]]\n",
+			MAXN, MAXK);
+		return 2;
+	}
+	ti_series_config_init(&c, nights);
+	printf("## Change-point rules: %zu histories a cell, %zu nights of %zu samples, seed %llu\n\n",
+	       hists, nights, samples, (unsigned long long)seed);
+	printf("Per cell: found within +-1 night %% / mean localisation error (nights) / median "
+	       "delay (nights after the step, of %zu histories; '-': not within 10) / false change "
+	       "points per 1000 benchmark-nights.\n\n| model | step |", delays);
+	for (int r = 0; r < NRULES; r++)
+		printf(" %s |", rule_name[r]);
+	printf("\n|---|---:|");
+	for (int r = 0; r < NRULES; r++)
+		printf("---|");
+	printf("\n");
+	for (size_t mi = 0; mi < NMODELS; mi++) {
+		for (size_t si = 0; si < NSTEPS; si++) {
+			struct tally t[NRULES] = { 0 };
+			size_t dl[NRULES][64];
+			printf("| %s | %+.0f%% |", models[mi].name, 100 * steps[si]);
+			for (size_t hi = 0; hi < hists; hi++) {
+				uint64_t hs = seed * 1000003u + mi * 100003u + si * 10007u + hi;
+				generate(&h, &models[mi], steps[si], nights, samples, hs);
+				for (int r = 0; r < NRULES; r++) {
+					size_t k = run_rule((enum rule)r, &h, h.n, &c, cp, hs);
+					t[r].hist++;
+					t[r].nights += h.n;
+					score(&h, cp, k, &t[r]);
+					/* The delay: the rule each night on the history so far. */
+					if (!steps[si] || hi >= delays)
+						continue;
+					size_t d = 11;
+					for (size_t len = h.step_at + 1; len <= h.n && len <= h.step_at + 10;
+					     len++) {
+						struct tally tmp = { 0 };
+						size_t kk = run_rule((enum rule)r, &h, len, &c, cp, hs);
+						if (score(&h, cp, kk, &tmp)) {
+							d = len - h.step_at;
+							break;
+						}
+					}
+					dl[r][t[r].delay_n++] = d;
+				}
+			}
+			for (int r = 0; r < NRULES; r++) {
+				char delay[16] = "";
+				if (steps[si]) {
+					qsort(dl[r], t[r].delay_n, sizeof dl[r][0], cmp_size);
+					size_t md = dl[r][t[r].delay_n / 2];
+					snprintf(delay, sizeof delay, md > 10 ? "-" : "%zu", md);
+				}
+				if (steps[si])
+					printf(" %.0f / %.2f / %s / %.1f |",
+					       100.0 * (double)t[r].found / (double)t[r].hist,
+					       t[r].found ? (double)t[r].loc_sum / (double)t[r].found : 0,
+					       delay, 1000.0 * (double)t[r].false_cp / (double)t[r].nights);
+				else
+					printf(" %.1f |", 1000.0 * (double)t[r].false_cp / (double)t[r].nights);
+			}
+			printf("\n");
+			fflush(stdout);
+		}
+	}
+	return 0;
+}
