@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""A stand-in for an LNT server's submitRun, for make check.
+"""A stand-in for an LNT server's submitRun and the REST API (v4) reads
+of a machine's history, for make check.
 
 It reads a submission the way LNT does (llvm-lnt lnt/server/ui/views.py
 _do_submit, lnt/util/ImportData.py import_and_report, lnt/testing
@@ -11,6 +12,14 @@ LNT does: HTTP 200 with a JSON object holding "success": true and a
 "result_url", or HTTP 400 with an "error".  It also refuses what LNT takes
 but files apart from LNT's own results: a test named with a suite prefix
 ("nts.X", which LNT's converters never write) or a lit name ("X.test").
+
+It answers GET /api/db_NAME/v4/nts/machines/MACHINE and
+/api/db_NAME/v4/nts/samples?runid=N&... as LNT does (lnt/server/ui/api.py
+Machine.get, SamplesData.get): the machine's runs with their order
+("order_by", "llvm_project_revision"), and one row per sample of each
+test, a list metric's values one per sample, a single value (a hash, a
+code size) on the test's first sample, null fields left out; an unknown
+machine is HTTP 404 {"msg": ...}.
 
 usage: lnt-server.py SCHEMA PORTFILE LOGDIR [--answer ok|html|500] [--max N]
        lnt-server.py SCHEMA --check REPORT
@@ -107,6 +116,32 @@ class Store:
     def __init__(self):
         self.runs = {}      # (machine, order) -> [run id]
         self.next_id = 1
+        self.stored = {}    # run id -> (machine, run section, tests)
+
+    def machine_runs(self, name):
+        return [(i, r) for i, r in sorted(self.stored.items()) if r[0] == name]
+
+    def samples(self, run_ids, order_field):
+        """Rows as LNT's SamplesData answers them."""
+        rows, sid = [], 1
+        for rid in sorted(self.stored):
+            machine, run, tests = self.stored[rid]
+            for t in tests:
+                metrics = {k: v for k, v in t.items() if k != 'name'}
+                n = max([len(v) for v in metrics.values() if isinstance(v, list)] or [1])
+                for i in range(n):
+                    row = {'id': sid, 'run_id': rid, 'name': t['name'],
+                           order_field: run.get(order_field)}
+                    sid += 1
+                    for k, v in metrics.items():
+                        if isinstance(v, list):
+                            if i < len(v) and v[i] is not None:
+                                row[k] = v[i]
+                        elif i == 0 and v is not None:
+                            row[k] = v
+                    if rid in run_ids:
+                        rows.append(row)
+        return rows
 
 
 def make_handler(schema, store, logdir, answer, counter):
@@ -124,7 +159,36 @@ def make_handler(schema, store, logdir, answer, counter):
 
         def do_GET(self):
             counter[0] += 1
-            self.reply(405, {'error': 'GET'})
+            url = urllib.parse.urlsplit(self.path)
+            parts = url.path.strip('/').split('/')
+            # /api/db_NAME/v4/SUITE/machines/MACHINE, .../samples?runid=N...
+            if len(parts) < 5 or parts[0] != 'api' or not parts[1].startswith('db_') or \
+                    parts[2] != 'v4':
+                return self.reply(405, {'error': 'GET'})
+            if parts[3] != 'nts':
+                return self.reply(404, {'msg': "Unknown test suite '%s'" % parts[3]})
+            order_field = schema[1][0]
+            head = {'generated_by': 'LNT Server v0.4.11 (tests/lnt-server.py)'}
+            if parts[4] == 'machines' and len(parts) == 6:
+                name = urllib.parse.unquote(parts[5])
+                runs = store.machine_runs(name)
+                if not runs:
+                    return self.reply(404, {'msg': "Did not find machine '%s'" % name})
+                head['machine'] = {'id': 1, 'name': name}
+                head['runs'] = [dict({'id': i, 'start_time': r[1].get('start_time'),
+                                      'end_time': r[1].get('end_time'),
+                                      'order_by': order_field, 'order_id': i},
+                                     **{order_field: r[1].get(order_field)})
+                                for i, r in runs]
+                return self.reply(200, head)
+            if parts[4] == 'samples' and len(parts) == 5:
+                ids = [int(v) for v in urllib.parse.parse_qs(url.query).get('runid', [])]
+                if not ids:
+                    return self.reply(400, {'msg': 'No runids found in args. '
+                                                   'Should be "samples?runid=1&runid=2" etc.'})
+                head['samples'] = store.samples(set(ids), order_field)
+                return self.reply(200, head)
+            return self.reply(404, {'msg': 'Not Found'})
 
         def do_POST(self):
             counter[0] += 1
@@ -176,6 +240,10 @@ def make_handler(schema, store, logdir, answer, counter):
             run_id = store.next_id
             store.next_id += 1
             store.runs[key] = (old if merge == 'append' else []) + [run_id]
+            if merge != 'append':
+                for gone in old:
+                    store.stored.pop(gone, None)
+            store.stored[run_id] = (data['machine']['name'], data['run'], data['tests'])
             return self.reply(200, {'error': None, 'success': True, 'run_id': run_id,
                                     'added_tests': len(data['tests']),
                                     'result_url': 'http://127.0.0.1:%d/db_%s/v4/%s/%d' % (

@@ -170,3 +170,11 @@ EXTRA_DIST += tests/install.sh
 TESTS += tests/verdict-test
 check_PROGRAMS += tests/verdict-test
 tests_verdict_test_LDADD = $(AB_LIBS)
+
+# timeit-series: the change-point rule and the history (TAP), the program
+# on generated histories, and --lnt against the stand-in LNT server.
+TESTS += tests/series-test
+check_PROGRAMS += tests/series-test
+tests_series_test_LDADD = $(SERIES_LIBS)
+TESTS += tests/series-cli.sh tests/series-lnt.sh
+EXTRA_DIST += tests/series-cli.sh tests/series-lnt.sh

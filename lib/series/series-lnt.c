@@ -189,10 +189,12 @@ static int get_json(const struct ti_series_lnt *l, const char *url, struct ti_js
 			m = NULL;
 		if (!m && rc == 0)
 			m = ti_jsonread_get(top, "message");
-		rc == 0 ? ti_jsonread_free(top) : (void)0;
+		bool parsed = rc == 0;
 		rc = ti_ab_read_error(err, url, 0, "HTTP %d%s%s", status,
 				      m && m->type == TI_JSONREAD_STRING ? ": " : "",
 				      m && m->type == TI_JSONREAD_STRING ? m->str : "");
+		if (parsed)
+			ti_jsonread_free(top);
 		goto out;
 	}
 	if (rc < 0) {
@@ -369,7 +371,20 @@ static int add_report(struct ti_series_history *h, const struct ti_buf *text, co
 	return rc < 0 ? rc : 0;
 }
 
-/* The runs FROM..TO of RUNS: one samples request, then one report each. */
+/* The end of the group of runs from I (of N) that share an order: LNT
+ * shows the runs of one order (several submitted with merge=append) as one
+ * point, their samples together; so does the history. */
+static size_t group_end(const struct lnt_run *runs, size_t i, size_t n)
+{
+	size_t j = i + 1;
+
+	while (j < n && runs[i].order[0] && strcmp(runs[j].order, runs[i].order) == 0)
+		j++;
+	return j;
+}
+
+/* The runs FROM..TO of RUNS: one samples request, then one report for
+ * each group of one order. */
 static int read_batch(const struct ti_series_lnt *l, struct ti_series_history *h,
 		      const struct lnt_run *runs, size_t from, size_t to, const char *metric,
 		      struct ti_ab_error *err)
@@ -397,13 +412,15 @@ static int read_batch(const struct ti_series_lnt *l, struct ti_series_history *h
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = from; rc == 0 && i < to; i++) {
+	for (size_t i = from, g; rc == 0 && i < to; i = g) {
 		struct ti_buf rep = { 0 }, where = { 0 };
 		size_t n = 0;
+		g = group_end(runs, i, to);
 		for (size_t k = 0; k < s->n; k++) {
 			const struct ti_jsonread_value *id = ti_jsonread_get(&s->items[k], "run_id");
-			if (id && id->type == TI_JSONREAD_NUMBER && id->num == runs[i].id)
-				rows[n++] = &s->items[k];
+			for (size_t r = i; r < g; r++)
+				if (id && id->type == TI_JSONREAD_NUMBER && id->num == runs[r].id)
+					rows[n++] = &s->items[k];
 		}
 		qsort(rows, n, sizeof *rows, cmp_row);
 		ti_buf_printf(&where, "%s/api/db_%s/v4/%s/runs/%.0f", l->root, l->db, l->suite,
@@ -457,10 +474,12 @@ int ti_series_lnt_read(struct ti_series_lnt *l, struct ti_series_history *h, con
 			 str_of(ti_jsonread_get(r0, "order_by")));
 		l->order_field[strcspn(l->order_field, ",")] = '\0';
 	}
-	for (size_t i = 0; rc == 0 && i < n; i += BATCH) {
-		rc = read_batch(l, h, runs, i, i + BATCH < n ? i + BATCH : n, metric, err);
+	for (size_t i = 0, to; rc == 0 && i < n; i = to) {
+		for (to = i; to < n && to - i < BATCH;)
+			to = group_end(runs, to, n);
+		rc = read_batch(l, h, runs, i, to, metric, err);
 		if (rc == 0 && progress)
-			progress(i + BATCH < n ? i + BATCH : n, n, arg);
+			progress(to, n, arg);
 	}
 	ti_jsonread_free(&top);
 out:

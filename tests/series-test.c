@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* series-test: the change-point rule of lib/series and the history it
+ * reads, from tables of seeded series (TAP). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "series.h"
+#include "stats.h"
+#include "tap.h"
+
+#define N 40
+
+/* A series of N nights: level 1, the change STEP from night AT (0: none),
+ * normal noise of SD, night BAD (0: none) BADX times slower. */
+struct row {
+	int line;
+	size_t n, at;
+	double step, sd;
+	size_t bad;
+	double badx;
+	int want;		/* change points expected */
+	size_t want_at;		/* the first of them, when any */
+	bool pending;		/* the last night is off */
+	int disturbed;		/* disturbed nights marked */
+};
+
+static const struct row rows[] = {
+	{ __LINE__, 30, 0, 0, 0.01, 0, 0, 0, 0, false, 0 },
+	{ __LINE__, 30, 15, 0.05, 0.01, 0, 0, 1, 15, false, 0 },
+	{ __LINE__, 30, 15, -0.05, 0.01, 0, 0, 1, 15, false, 0 },
+	{ __LINE__, 30, 10, 0.10, 0.02, 0, 0, 1, 10, false, 0 },
+	/* A night 1000 % slower is a disturbed night, not two changes. */
+	{ __LINE__, 30, 0, 0, 0.01, 12, 11, 0, 0, false, 1 },
+	{ __LINE__, 30, 15, 0.05, 0.01, 7, 11, 1, 15, false, 1 },
+	/* A change at the last two nights is found ... */
+	{ __LINE__, 20, 18, 0.08, 0.01, 0, 0, 1, 18, false, 0 },
+	/* ... at the last night alone it cannot be told from a bad night. */
+	{ __LINE__, 20, 19, 0.08, 0.01, 0, 0, 0, 0, true, 0 },
+	{ __LINE__, 20, 0, 0, 0.01, 19, 11, 0, 0, true, 0 },
+	/* Below the gate (1 %): not listed, however sure. */
+	{ __LINE__, 30, 15, 0.005, 0.0005, 0, 0, 0, 0, false, 0 },
+	/* Too few nights for a change. */
+	{ __LINE__, 3, 0, 0, 0.01, 0, 0, 0, 0, false, 0 },
+};
+
+static void make(const struct row *r, double *x, uint64_t seed)
+{
+	struct ti_stats_rng g;
+
+	ti_stats_rng_seed(&g, seed);
+	for (size_t i = 0; i < r->n; i++) {
+		x[i] = (r->at && i >= r->at ? log1p(r->step) : 0) + r->sd * ti_stats_rng_normal(&g);
+		if (r->bad && i == r->bad)
+			x[i] += log(r->badx);
+	}
+}
+
+static void test_rule(void)
+{
+	struct ti_series_config c;
+
+	for (size_t t = 0; t < sizeof rows / sizeof rows[0]; t++) {
+		const struct row *r = &rows[t];
+		double x[N], kx[N], p[N];
+		size_t map[N], cp[N], m = 0;
+		bool keep[N], pending;
+
+		ti_series_config_init(&c, r->n);
+		make(r, x, 1000 + t);
+		int d = ti_series_disturbed(x, r->n, &c, keep, &pending);
+		TAP_OK(d == r->disturbed, "disturbed nights: %d, expected %d", d, r->disturbed);
+		TAP_OK(pending == r->pending, "pending %d, expected %d", pending, r->pending);
+		for (size_t i = 0; i < r->n; i++)
+			if (keep[i]) {
+				map[m] = i;
+				kx[m++] = x[i];
+			}
+		int k = ti_series_cpoints(kx, NULL, m, &c, cp, p, N);
+		TAP_OK(k == r->want, "%d change points, expected %d", k, r->want);
+		if (k > 0 && r->want > 0)
+			TAP_OK(map[cp[0]] == r->want_at && p[0] <= c.alpha,
+			       "the change at %zu (p %g), expected %zu", map[cp[0]], p[0], r->want_at);
+	}
+}
+
+/* Where the binary changed, the split goes there when it stands. */
+static void test_identity(void)
+{
+	struct ti_series_config c;
+	double x[30], p[30];
+	uint64_t id[30];
+	size_t cp[30];
+	/* A step whose noise puts the best split at 14; the binary changed at 12. */
+	static const double v[30] = { 0, .01, -.01, 0, .005, -.005, .01, 0, -.01, .005, 0, -.005,
+				      .012, .015, .06, .05, .055, .045, .05, .06, .05, .045, .055,
+				      .05, .06, .05, .045, .05, .055, .05 };
+
+	ti_series_config_init(&c, 30);
+	for (size_t i = 0; i < 30; i++) {
+		x[i] = v[i];
+		id[i] = i < 12 ? 1 : 2;
+	}
+	int k = ti_series_cpoints(x, NULL, 30, &c, cp, p, 30);
+	TAP_OK(k >= 1 && cp[0] == 14, "without identities the split is at %zu, expected 14",
+	       k >= 1 ? cp[0] : 0);
+	k = ti_series_cpoints(x, id, 30, &c, cp, p, 30);
+	TAP_OK(k >= 1 && cp[0] == 12, "with identities the split is at %zu, expected 12",
+	       k >= 1 ? cp[0] : 0);
+}
+
+static void test_order(void)
+{
+	static const struct {
+		int line;
+		const char *a, *b;
+		int want;	/* sign */
+	} t[] = {
+		{ __LINE__, "9", "10", -1 },
+		{ __LINE__, "1.2.9", "1.2.10", -1 },
+		{ __LINE__, "1.2", "1.2.0", -1 },
+		{ __LINE__, "r100", "r99", 1 },
+		{ __LINE__, "abc", "abd", -1 },
+		{ __LINE__, "12", "12", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		int c = ti_series_order_cmp(t[i].a, t[i].b);
+		tap_ok((c > 0) - (c < 0) == t[i].want, t[i].line, "order '%s' vs '%s': %d", t[i].a,
+		       t[i].b, c);
+	}
+}
+
+/* A set of one run: benchmark NAME with N samples of V (FAILED failed
+ * runs), identity HASH. */
+static void set_add(struct ti_ab_set *s, const char *name, size_t n, double v, size_t failed,
+		    const char *hash)
+{
+	struct ti_ab_bench *b;
+
+	s->b = realloc(s->b, (s->n + 1) * sizeof *s->b);
+	b = &s->b[s->n++];
+	memset(b, 0, sizeof *b);
+	b->name = strdup(name);
+	b->s = calloc(n + failed + 1, sizeof *b->s);
+	for (size_t i = 0; i < n + failed; i++) {
+		b->s[i].value = i < n ? v * (1 + 0.001 * (double)i) : NAN;
+		b->s[i].failed = i >= n;
+	}
+	b->n = n + failed;
+	b->ok = n;
+	b->failures = failed;
+	b->hash = hash ? strdup(hash) : NULL;
+}
+
+static void test_history(void)
+{
+	struct ti_series_history h = { 0 };
+	struct ti_series_config c;
+	struct ti_series_result r;
+	const char *keys[24];
+	char label[24][8];
+
+	/* 24 nights: "a" steps +10 % at night 12 with a new binary; "b" steps
+	 * +10 % at night 12 on the same binary; "c" is added at night 6 and
+	 * fails every sample at night 20; "d" is there until night 10. */
+	for (size_t i = 0; i < 24; i++) {
+		struct ti_ab_set s = { 0 };
+		double noise = 0.004 * (double)((i * 7) % 5) - 0.008;
+		set_add(&s, "a", 3, (i >= 12 ? 1.1 : 1.0) * (1 + noise), 0, i >= 12 ? "a2" : "a1");
+		set_add(&s, "b", 3, (i >= 12 ? 2.2 : 2.0) * (1 + noise), 0, "b1");
+		if (i >= 6)
+			set_add(&s, "c", i == 20 ? 0 : 3, 3 * (1 + noise), i == 20 ? 3 : 0, NULL);
+		if (i < 10)
+			set_add(&s, "d", 1, 4 * (1 + noise), 0, NULL);
+		snprintf(label[i], sizeof label[i], "%zu", 100 - i);
+		TAP_OK(ti_series_add(&h, &s, "path", label[i]) == 0, "night %zu added", i);
+		ti_ab_set_free(&s);
+	}
+	TAP_OK(h.nruns == 24 && h.nb == 4, "%zu runs, %zu benchmarks", h.nruns, h.nb);
+	TAP_OK(h.b[2].n == 18 && h.b[3].n == 10, "c in %zu runs, d in %zu", h.b[2].n, h.b[3].n);
+	ti_series_config_init(&c, h.nruns);
+	TAP_OK(ti_series_analyze(&h, &c, &r) == 0, "analysed");
+	TAP_OK(r.rows[0].nch == 1 && r.rows[0].ch[0].index == 12 &&
+	       r.rows[0].ch[0].cause == TI_SERIES_CAUSE_CODE, "a: the code's change at 12");
+	TAP_OK(r.rows[0].nch == 1 && fabs(r.rows[0].ch[0].change - 0.10) < 0.01 &&
+	       r.rows[0].ch[0].lo < 0.10 && r.rows[0].ch[0].hi > 0.10,
+	       "a: +10 %% within its interval");
+	TAP_OK(r.rows[1].nch == 1 && r.rows[1].ch[0].cause == TI_SERIES_CAUSE_MACHINE,
+	       "b: the machine's change");
+	TAP_OK(r.rows[2].nch == 0 && r.rows[2].failed_runs == 1 && r.rows[2].failed == 3,
+	       "c: the failed night kept out and counted (%zu runs, %zu samples)",
+	       r.rows[2].failed_runs, r.rows[2].failed);
+	TAP_OK(r.rows[3].nch == 0 && r.rows[3].runs == 10, "d: removed after 10 nights");
+	TAP_OK(!r.regressed, "nothing in the window of the last 5");
+	ti_series_result_free(&r);
+	c.since = 10;
+	TAP_OK(ti_series_analyze(&h, &c, &r) == 0 && r.regressed && r.regressions == 1,
+	       "a regresses in a window from 10, b is the machine's (%zu)", r.regressions);
+	ti_series_result_free(&r);
+	/* Ordered by the labels (100 .. 77): the history reversed. */
+	for (size_t i = 0; i < 24; i++)
+		keys[i] = label[i];
+	TAP_OK(ti_series_sort_runs(&h, keys) == 0, "sorted");
+	TAP_OK(strcmp(h.runs[0].label, "77") == 0 && h.b[3].p[0].run == 14,
+	       "sorted by order: first %s, d from run %u", h.runs[0].label, h.b[3].p[0].run);
+	ti_series_free(&h);
+}
+
+int main(void)
+{
+	test_rule();
+	test_identity();
+	test_order();
+	test_history();
+	return tap_done();
+}
