@@ -11,10 +11,10 @@ unset MAKEFLAGS MFLAGS MAKELEVEL
 p=$tmp/inst
 make -s -C "$top_builddir" install prefix="$p" > install.out 2>&1 ||
 	fail "make install: $(tail -n 5 install.out)"
-for f in bin/timeit bin/timeit-compare bin/timeit-perf libexec/timeit/fpcmp; do
+for f in bin/timeit bin/timeit-compare bin/timeit-series bin/timeit-perf libexec/timeit/fpcmp; do
 	[ -x "$p/$f" ] || fail "make install: no $f"
 done
-for f in man/man1/timeit.1 man/man1/timeit-compare.1 man/man1/timeit-perf.1 \
+for f in man/man1/timeit.1 man/man1/timeit-compare.1 man/man1/timeit-series.1 man/man1/timeit-perf.1 \
 	timeit/test-suite/Makefile timeit/test-suite/installed.mk \
 	timeit/test-suite/SingleSource/Benchmarks/tak.c; do
 	[ -f "$p/share/$f" ] || fail "make install: no share/$f"
