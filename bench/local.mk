@@ -25,6 +25,7 @@ bench_nop_LDFLAGS = -static
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/common.sh bench/overhead.sh bench/noise.sh bench/scaling.sh \
 	bench/accounting.sh bench/outside.awk bench/ab-live.sh bench/cache-sim.sh \
+	bench/series-live.sh \
 	docs/BENCHMARKS.md
 
 BENCH_ENV = TIMEIT='$(abs_top_builddir)/timeit/timeit' \
@@ -32,14 +33,24 @@ BENCH_ENV = TIMEIT='$(abs_top_builddir)/timeit/timeit' \
 
 # bench/nop needs a static C library; without one overhead.sh says so.
 bench: timeit/timeit timeit/timeit-compare bench/launcher bench/runner bench/work bench/hold \
-		bench/ab-sim
+		bench/ab-sim bench/series-sim
 	-$(MAKE) $(AM_MAKEFLAGS) bench/nop
 	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/overhead.sh
 	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/noise.sh
 	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/scaling.sh
 	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/accounting.sh
 	bench/ab-sim --compare timeit/timeit-compare
+	bench/series-sim 500
 .PHONY: bench
+
+# A history of the bundled suite read back from an LNT server (docs/LNT.md,
+# "A history read back"): make bench-series-live LNT_URL=http://HOST:PORT/
+# db_default/v4/nts/submitRun; 20 nights of 5 passes, about 30 minutes.
+bench-series-live: timeit/timeit timeit/timeit-series
+	TIMEIT='$(abs_top_builddir)/timeit/timeit' \
+	TIMEIT_SERIES='$(abs_top_builddir)/timeit/timeit-series' CC='$(CC)' \
+		$(SHELL) $(srcdir)/bench/series-live.sh '$(LNT_URL)'
+.PHONY: bench-series-live
 
 # The adaptive A/B of the bundled suite against a known truth (a knob that
 # adds 3 % and 10 % of work to four benchmarks), 10 repetitions a rule:
