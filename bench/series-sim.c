@@ -138,7 +138,7 @@ static void levels(const struct hist *h, size_t n, double *x)
 static size_t rule_ours(const struct hist *h, size_t n, const struct ti_series_config *c,
 			size_t *cp)
 {
-	double x[MAXN], kx[MAXN], p[MAXN];
+	double x[MAXN] = { 0 }, kx[MAXN], p[MAXN];
 	size_t map[MAXN], m = 0, kc[MAXN];
 	bool keep[MAXN], pending;
 

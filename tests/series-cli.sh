@@ -187,4 +187,19 @@ cp lit.json lit2.json
 expect_status 2 "$SERIES" --order-by revision lit.json lit2.json 2> err
 grep -q 'names no run order' err || fail "--order-by revision of lit JSON: $(cat err)"
 "$SERIES" lit.json lit2.json > /dev/null || fail "two lit reports"
+
+# Results directories (timeit summary files) are runs too.
+i=1
+while [ "$i" -le 10 ]; do
+	mkdir "d$i"
+	for b in a b; do
+		u=$(awk -v i="$i" -v b="$b" 'BEGIN { x = (b == "a" && i >= 6) ? 2.2 : 2;
+			printf "%.4f", x * (1 + 0.002 * ((i * 3) % 5)) }')
+		printf 'exit 0\nreal %s\nuser %s\nsys 0.0010\n' "$u" "$u" > "d$i/$b.time"
+	done
+	i=$((i + 1))
+done
+"$SERIES" --format csv d1 d2 d3 d4 d5 d6 d7 d8 d9 d10 > dirs.csv && fail "directories: no regression"
+[ "$(grep -c '^a,d6,5,' dirs.csv)" -eq 1 ] && [ "$(wc -l < dirs.csv)" -eq 2 ] ||
+	fail "directories: the change of a at d6 only: $(cat dirs.csv)"
 exit 0
