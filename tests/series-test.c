@@ -210,11 +210,50 @@ static void test_history(void)
 	ti_series_free(&h);
 }
 
+/* A load shared by a night's benchmarks hides a +3 % step of one of
+ * them; the machine factor takes it out, and the binary places it. */
+static void test_factor(void)
+{
+	struct ti_series_history h = { 0 };
+	struct ti_series_config c;
+	struct ti_series_result r;
+	struct ti_stats_rng g;
+	char name[12][8];
+
+	ti_stats_rng_seed(&g, 7);
+	for (size_t i = 0; i < 20; i++) {
+		struct ti_ab_set s = { 0 };
+		double night = 0.06 * ti_stats_rng_normal(&g);
+		for (int b = 0; b < 12; b++) {
+			double v = exp(night + 0.005 * ti_stats_rng_normal(&g)) *
+				   (b == 0 && i >= 11 ? 1.03 : 1);
+			snprintf(name[b], sizeof name[b], "b%02d", b);
+			set_add(&s, name[b], 1, v, 0, b == 0 && i >= 11 ? "new" : name[b]);
+		}
+		TAP_OK(ti_series_add(&h, &s, "path", NULL) == 0, "night %zu added", i);
+		ti_ab_set_free(&s);
+	}
+	ti_series_config_init(&c, h.nruns);
+	TAP_OK(ti_series_analyze(&h, &c, &r) == 0, "analysed");
+	TAP_OK(r.changes == 0, "without the factor: %zu changes", r.changes);
+	ti_series_result_free(&r);
+	c.machine_factor = true;
+	TAP_OK(ti_series_analyze(&h, &c, &r) == 0, "analysed with the factor");
+	TAP_OK(r.factor_refs == 11, "the factor from %zu benchmarks, expected 11", r.factor_refs);
+	TAP_OK(r.changes == 1 && r.rows[0].nch == 1 && r.rows[0].ch[0].index == 11 &&
+	       r.rows[0].ch[0].cause == TI_SERIES_CAUSE_CODE,
+	       "with the factor: %zu changes, b00's at %zu", r.changes,
+	       r.rows[0].nch ? r.rows[0].ch[0].index : 0);
+	ti_series_result_free(&r);
+	ti_series_free(&h);
+}
+
 int main(void)
 {
 	test_rule();
 	test_identity();
 	test_order();
 	test_history();
+	test_factor();
 	return tap_done();
 }

@@ -58,6 +58,8 @@ static const struct {
 	{ "", "the run labelled REV (run:REV for a label of digits)" },
 	{ "--min-change PCT", "the gate: smaller changes are not listed (default 1)" },
 	{ "--alpha P", "a change point's significance (default 0.01)" },
+	{ "--machine-factor", "levels relative to each night's machine factor (the" },
+	{ "", "median of the benchmarks whose binary never changed)" },
 	{ "--only-recent", "list only the changes that start in the window" },
 	{ "--format FMT", "text (default), md, csv or json" },
 	{ "--svg FILE", "also plot each changed benchmark's series to FILE" },
@@ -121,7 +123,8 @@ static double number(const char *opt, const char *s, double lo, double hi)
 }
 
 /* The option table: each takes a value or not; parse_one acts on it. */
-static const char *const flags[] = { "-h", "--help", "--version", "--only-recent" };
+static const char *const flags[] = { "-h", "--help", "--version", "--only-recent",
+				     "--machine-factor" };
 static const char *const valued[] = { "-m", "--metric", "--order-by", "--lnt", "--machine",
 				      "--timeout", "--since", "--min-change", "--alpha",
 				      "--format", "--svg" };
@@ -145,6 +148,8 @@ static void parse_one(struct config *c, const char *name, const char *v)
 		written();
 	} else if (IS("--only-recent")) {
 		c->report.only_recent = true;
+	} else if (IS("--machine-factor")) {
+		c->sc.machine_factor = true;
 	} else if (IS("-m") || IS("--metric")) {
 		if (!*v)
 			usage_error("%s: empty metric name", name);

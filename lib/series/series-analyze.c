@@ -24,6 +24,7 @@ void ti_series_config_init(struct ti_series_config *c, size_t nruns)
 	c->min_change = 1;	/* timeit-compare's gate */
 	c->level = 0.95;
 	c->since = nruns > 5 ? nruns - 5 : 0;
+	c->machine_factor = false;
 }
 
 /* What one benchmark's analysis works on: its levels with a value, in run
@@ -105,9 +106,73 @@ static int describe(struct ti_series_change *ch, const struct work *w, size_t n,
 	return 0;
 }
 
+/* B's binary never changed, and is known. */
+static bool stable(const struct ti_series_bench *b)
+{
+	uint64_t id = 0;
+
+	for (size_t i = 0; i < b->n; i++) {
+		if (!b->p[i].hash || (id && b->p[i].hash != id))
+			return false;
+		id = b->p[i].hash;
+	}
+	return id != 0;
+}
+
+/* The machine factor of each run of H into F (logs, 0 where fewer than 3
+ * stable benchmarks ran); how many benchmarks it came from into *REFS. */
+static int machine_factor(const struct ti_series_history *h, double *f, size_t *refs)
+{
+	size_t *count = calloc(h->nruns + 1, sizeof *count), total = 0;
+	size_t most = (h->nb > h->nruns ? h->nb : h->nruns) + 1;
+	double *dev = NULL, *tmp = NULL, *vals = NULL;
+	int rc = -ENOMEM;
+
+	*refs = 0;
+	if (!count)
+		return rc;
+	for (size_t i = 0; i < h->nb; i++)
+		for (size_t j = 0; stable(&h->b[i]) && j < h->b[i].n; j++)
+			count[h->b[i].p[j].run + 1] += !isnan(h->b[i].p[j].level);
+	for (size_t r = 0; r < h->nruns; r++)
+		count[r + 1] += count[r];	/* now offsets */
+	total = count[h->nruns];
+	if (!(dev = malloc((total ? total : 1) * sizeof *dev)) ||
+	    !(tmp = malloc(most * sizeof *tmp)) || !(vals = malloc(most * sizeof *vals)))
+		goto out;
+	for (size_t i = 0; i < h->nb; i++) {
+		const struct ti_series_bench *b = &h->b[i];
+		size_t k = 0;
+		if (!stable(b))
+			continue;
+		for (size_t j = 0; j < b->n; j++)
+			if (!isnan(b->p[j].level) && b->p[j].level > 0)
+				vals[k++] = log(b->p[j].level);
+		if (k == 0)
+			continue;
+		(*refs)++;
+		double m = median_of(vals, k, tmp);
+		for (size_t j = 0; j < b->n; j++)
+			if (!isnan(b->p[j].level))
+				dev[count[b->p[j].run]++] = b->p[j].level > 0 ? log(b->p[j].level) - m : 0;
+	}
+	/* COUNT[r] is now the end of run r's deviations, COUNT[r - 1] its start. */
+	for (size_t r = 0; r < h->nruns; r++) {
+		size_t from = r ? count[r - 1] : 0, n = count[r] - from;
+		f[r] = n >= 3 ? median_of(dev + from, n, tmp) : 0;
+	}
+	rc = 0;
+out:
+	free(count);
+	free(dev);
+	free(tmp);
+	free(vals);
+	return rc;
+}
+
 /* The levels of B into W: every point with one, then the kept ones. */
 static int levels(struct ti_series_row *row, struct work *w, const struct ti_series_bench *b,
-		  const struct ti_series_config *c, size_t *nx, size_t *nk)
+		  const struct ti_series_config *c, const double *factor, size_t *nx, size_t *nk)
 {
 	size_t n = 0, m = 0;
 	int rc;
@@ -119,7 +184,7 @@ static int levels(struct ti_series_row *row, struct work *w, const struct ti_ser
 			continue;
 		}
 		w->idx[n] = i;
-		w->x[n++] = log(b->p[i].level);
+		w->x[n++] = log(b->p[i].level) - (factor ? factor[b->p[i].run] : 0);
 	}
 	if ((rc = ti_series_disturbed(w->x, n, c, w->keep, &row->pending)) < 0)
 		return rc;
@@ -147,7 +212,7 @@ static int levels(struct ti_series_row *row, struct work *w, const struct ti_ser
 }
 
 static int analyze_bench(struct ti_series_row *row, const struct ti_series_bench *b,
-			 const struct ti_series_config *c)
+			 const struct ti_series_config *c, const double *factor)
 {
 	struct work w;
 	size_t n, m;
@@ -159,7 +224,7 @@ static int analyze_bench(struct ti_series_row *row, const struct ti_series_bench
 	row->pending_change = NAN;
 	if ((rc = work_alloc(&w, b->n)) < 0)
 		return rc;
-	if ((rc = levels(row, &w, b, c, &n, &m)) < 0)
+	if ((rc = levels(row, &w, b, c, factor, &n, &m)) < 0)
 		goto out;
 	if (m && (rc = ti_series_clip(w.kx, m, w.y)) < 0)
 		goto out;
@@ -195,13 +260,22 @@ int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_
 	if (!(c->alpha > 0 && c->alpha < 1) || !(c->min_change >= 0) ||
 	    !(c->level > 0 && c->level < 1) || !(c->outlier > 0))
 		return -EINVAL;
+	double *factor = NULL;
 	if (h->nb && !(r->rows = calloc(h->nb, sizeof *r->rows)))
 		return -ENOMEM;
+	if (c->machine_factor &&
+	    (!(factor = calloc(h->nruns ? h->nruns : 1, sizeof *factor)) ||
+	     machine_factor(h, factor, &r->factor_refs) < 0)) {
+		free(factor);
+		ti_series_result_free(r);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < h->nb; i++) {
 		struct ti_series_row *row = &r->rows[i];
-		int rc = analyze_bench(row, &h->b[i], c);
+		int rc = analyze_bench(row, &h->b[i], c, factor);
 		r->n = i + 1;
 		if (rc < 0) {
+			free(factor);
 			ti_series_result_free(r);
 			return rc;
 		}
@@ -212,6 +286,7 @@ int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_
 			r->regressions += row->ch[j].in_window && row->ch[j].change > 0 &&
 					  row->ch[j].cause != TI_SERIES_CAUSE_MACHINE;
 	}
+	free(factor);
 	return 0;
 }
 

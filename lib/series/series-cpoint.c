@@ -142,12 +142,17 @@ static void segment(struct bs *w, const double *x, size_t s, size_t e)
 	for (size_t i = 0; i < len; i++)
 		w->sum[i + 1] = w->sum[i] + x[s + i];
 	/* Where the binary changed, the code may have: the best of those
-	 * splits, when it stands, is taken before the best of all. */
-	splits = len - 2 * MIN_SIDE + 1;
-	for (int pass = 0; pass < 2 && p > w->c->alpha; pass++) {
+	 * splits is tested first, Bonferroni over them alone (where the
+	 * identity changed does not depend on the times), then the best of
+	 * all over all; with both, each at alpha / 2 (its p doubled). */
+	size_t ids = 0;
+	for (size_t k = MIN_SIDE; w->id && k + MIN_SIDE <= len; k++)
+		ids += w->id[s + k] && w->id[s + k - 1] && w->id[s + k] != w->id[s + k - 1];
+	for (int pass = ids ? 0 : 1; pass < 2 && !(p <= w->c->alpha); pass++) {
 		double tbest = -1;
+		splits = pass == 0 ? ids : len - 2 * MIN_SIDE + 1;
 		for (size_t k = MIN_SIDE; k + MIN_SIDE <= len; k++) {
-			if (pass == 0 && (!w->id || !w->id[s + k] || !w->id[s + k - 1] ||
+			if (pass == 0 && (!w->id[s + k] || !w->id[s + k - 1] ||
 					  w->id[s + k] == w->id[s + k - 1]))
 				continue;
 			double t = tstat(w, k, len);
@@ -156,8 +161,6 @@ static void segment(struct bs *w, const double *x, size_t s, size_t e)
 				best = k;
 			}
 		}
-		if (tbest < 0)
-			continue;
 		/* Its test: the split's own spread, n - 2 degrees of freedom,
 		 * Bonferroni over the splits the location was chosen from. */
 		double d, se;
@@ -166,7 +169,8 @@ static void segment(struct bs *w, const double *x, size_t s, size_t e)
 			return;
 		}
 		double t = se > 0 ? fabs(d) / se : d != 0 ? INFINITY : 0;
-		p = isinf(t) ? 0 : fmin(1, 2 * ti_stats_t_cdf(-t, (double)(len - 2)) * (double)splits);
+		p = isinf(t) ? 0 : fmin(1, 2 * ti_stats_t_cdf(-t, (double)(len - 2)) *
+					       (double)splits * (ids ? 2 : 1));
 	}
 	if (!(p <= w->c->alpha))
 		return;

@@ -69,6 +69,11 @@ static void notes(struct ti_buf *o, const struct ti_series_history *h,
 			      "(index %zu)\n", prefix, h->nruns, h->runs[0].label,
 			      h->runs[h->nruns - 1].label, r->n, h->nruns - c->since,
 			      c->since < h->nruns ? h->runs[c->since].label : "-", c->since);
+	if (c->machine_factor)
+		ti_buf_printf(o, "%slevels relative to each night's machine factor, from %zu "
+			      "benchmark%s whose binary never changed%s\n", prefix, r->factor_refs,
+			      r->factor_refs == 1 ? "" : "s",
+			      r->factor_refs < 3 ? " (fewer than 3: no factor)" : "");
 	ti_buf_printf(o, "%s%zu change point%s at the gate of %g%%; %zu regression%s start in the "
 		      "window\n", prefix, r->changes, r->changes == 1 ? "" : "s", c->min_change,
 		      r->regressions, r->regressions == 1 ? "" : "s");
@@ -218,6 +223,10 @@ static void format_json(struct ti_buf *o, const struct ti_series_history *h,
 	ti_json_double(&j, "min_change", c->min_change / 100);
 	ti_json_double(&j, "interval_level", c->level);
 	ti_json_uint(&j, "window_start", c->since);
+	if (c->machine_factor)
+		ti_json_uint(&j, "machine_factor_benchmarks", r->factor_refs);
+	else
+		ti_json_string(&j, "machine_factor_benchmarks", NULL);
 	json_runs(&j, h);
 	ti_json_array(&j, "benchmarks");
 	for (size_t i = 0; i < r->n; i++) {

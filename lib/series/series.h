@@ -98,6 +98,8 @@ struct ti_series_config {
 	size_t since;		/* the window: the first run of it (index) */
 	double outlier;		/* a night this many noise scales off both neighbours
 				 * is a disturbed night, left out */
+	bool machine_factor;	/* levels relative to the machine's factor of each
+				 * night (ti_series_analyze) */
 };
 
 /* The defaults: the rule's alpha and outlier scale as chosen by
@@ -147,11 +149,17 @@ struct ti_series_result {
 	size_t changes, regressions;	/* change points listed; regressions in the window */
 	size_t pending;		/* benchmarks whose last run is off the level */
 	bool regressed;		/* some row regressed: exit status 1 */
+	size_t factor_refs;	/* c->machine_factor: the benchmarks it came from */
 };
 
 /* Find the change points of every benchmark of H under C into R (free
- * with ti_series_result_free).  Returns 0, -ENOMEM or -EINVAL (a
- * configuration out of range). */
+ * with ti_series_result_free).  With C->machine_factor, each level is
+ * first divided by its night's machine factor: the median, over the
+ * benchmarks whose binary identity is known and the same in every run
+ * (at least 3 of them in that run), of their level over their median
+ * level; a load that slows a whole night goes, and so does a change of
+ * the machine that moves every benchmark.  Returns 0, -ENOMEM or -EINVAL
+ * (a configuration out of range). */
 int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_config *c,
 		      struct ti_series_result *r);
 void ti_series_result_free(struct ti_series_result *r);
