@@ -20,7 +20,8 @@
 # returned.
 #
 # Environment: TIMEIT, TIMEIT_SERIES (make bench-series-live sets both), CC,
-# MACHINE (default: the host name the suite's reports carry), KEEP=DIR.
+# MACHINE (default: the host name the suite's reports carry), KEEP=DIR,
+# SERIES_FLAGS (more timeit-series options, e.g. --machine-factor).
 set -eu
 LC_ALL=C
 export LC_ALL
@@ -75,6 +76,8 @@ done
 machine=${MACHINE:-$(sed -n 's/^    "name": "\(.*\)",$/\1/p' "$work/night-1-1/report.json" | sed 1q)}
 root=$(printf '%s\n' "$url" | sed 's|/db_.*||')
 status=0
-"$TIMEIT_SERIES" --lnt "$root" --machine "$machine" --since 9 --svg "$work/series.svg" || status=$?
+# shellcheck disable=SC2086 # SERIES_FLAGS: more options, split on purpose
+"$TIMEIT_SERIES" --lnt "$root" --machine "$machine" --since 9 --svg "$work/series.svg" \
+	${SERIES_FLAGS:-} || status=$?
 echo "series-live: timeit-series exit status $status; load $(uptime | sed 's/.*load average: //')" >&2
 exit "$status"
