@@ -266,6 +266,15 @@ static int cmp_ident(const void *a, const void *b)
  * Sorted, so that 1000 runs cost no million stat calls. */
 static void check_paths(const struct config *c)
 {
+	if (c->svg) {
+		for (size_t i = 0; i < c->npaths; i++)
+			if (ti_outfile_same(c->svg, c->paths[i]))
+				usage_error("--svg '%s' is the input '%s'", c->svg, c->paths[i]);
+		if (ti_ab_read_is_summary(c->svg))
+			usage_error("--svg '%s' is named like a summary file (*.time), which "
+				    "results directories are read for", c->svg);
+	}
+
 	struct ident *id = malloc((c->npaths ? c->npaths : 1) * sizeof *id);
 	size_t n = 0;
 
@@ -275,18 +284,15 @@ static void check_paths(const struct config *c)
 		struct stat st;
 		if (stat(c->paths[i], &st) == 0)
 			id[n++] = (struct ident){ st.st_dev, st.st_ino, i };
-		if (c->svg && ti_outfile_same(c->svg, c->paths[i]))
-			usage_error("--svg '%s' is the input '%s'", c->svg, c->paths[i]);
 	}
 	qsort(id, n, sizeof *id, cmp_ident);
 	for (size_t k = 1; k < n; k++)
-		if (id[k].dev == id[k - 1].dev && id[k].ino == id[k - 1].ino)
-			usage_error("'%s' and '%s' are the same run: each RUN is one night",
-				    c->paths[id[k - 1].i], c->paths[id[k].i]);
+		if (id[k].dev == id[k - 1].dev && id[k].ino == id[k - 1].ino) {
+			const char *a = c->paths[id[k - 1].i], *b = c->paths[id[k].i];
+			free(id);
+			usage_error("'%s' and '%s' are the same run: each RUN is one night", a, b);
+		}
 	free(id);
-	if (c->svg && ti_ab_read_is_summary(c->svg))
-		usage_error("--svg '%s' is named like a summary file (*.time), which results "
-			    "directories are read for", c->svg);
 }
 
 static void read_error(const char *what, int rc, const struct ti_ab_error *err)
@@ -379,22 +385,29 @@ static void load_lnt(struct config *c, struct ti_series_history *h)
 static void order_runs(const struct config *c, struct ti_series_history *h)
 {
 	const char **key;
+	int rc;
 
 	if (c->order == ORDER_INPUT)
 		return;
+	/* Every run has the key before any memory is taken: an error exits
+	 * with nothing held. */
+	for (size_t i = 0; i < h->nruns; i++) {
+		const struct ti_ab_run_info *r = &h->runs[i].info;
+		if (!(c->order == ORDER_REVISION ? r->order : r->start)[0])
+			fail("--order-by %s: %s names no %s", c->order == ORDER_REVISION ? "revision"
+			     : "time", h->runs[i].path, c->order == ORDER_REVISION ? "run order "
+			     "(only LNT reports do)" : "start time (only LNT reports do)");
+	}
 	if (!(key = malloc((h->nruns ? h->nruns : 1) * sizeof *key)))
 		fail("%s", strerror(ENOMEM));
 	for (size_t i = 0; i < h->nruns; i++) {
 		const struct ti_ab_run_info *r = &h->runs[i].info;
 		key[i] = c->order == ORDER_REVISION ? r->order : r->start;
-		if (!key[i][0])
-			fail("--order-by %s: %s names no %s", c->order == ORDER_REVISION ? "revision"
-			     : "time", h->runs[i].path, c->order == ORDER_REVISION ? "run order "
-			     "(only LNT reports do)" : "start time (only LNT reports do)");
 	}
-	if (ti_series_sort_runs(h, key) < 0)
-		fail("%s", strerror(ENOMEM));
+	rc = ti_series_sort_runs(h, key);
 	free(key);
+	if (rc < 0)
+		fail("%s", strerror(ENOMEM));
 }
 
 /* --since: the first run of the window. */
