@@ -38,6 +38,8 @@ bool ti_os_has(enum ti_os_feature f)
 	switch (f) {
 	case TI_OS_AFFINITY:
 		return false;
+	case TI_OS_PIDFD_EXIT:
+		return false;
 	case TI_OS_NO_ASLR:
 #ifdef ASLR_CTL
 		return true;
@@ -228,4 +230,42 @@ void ti_os_envcheck(const struct ti_envcheck_opts *o, const struct ti_cpuset *cp
 	it = ti_env_add(items, n, "cpu", TI_VERDICT_UNKNOWN);
 	snprintf(it->value, sizeof it->value, "frequency, SMT, isolation: not known on this "
 					      "system (%s build)", ti_os_name());
+}
+
+int ti_os_pidfd_self(void)
+{
+	return -ENOSYS;
+}
+
+int ti_os_pidfd_exit(int pidfd, int *wstatus)
+{
+	(void)pidfd;
+	(void)wstatus;
+	return -ENOSYS;
+}
+
+/* mkstemp in TMPDIR (or /tmp), unlinked at once. */
+static int anon_tmpfile(const char *name)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	snprintf(path, sizeof path, "%s/%s.XXXXXX", dir, name);
+	if ((fd = mkstemp(path)) < 0)
+		return -errno;
+	unlink(path);
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+int ti_os_anon_file(const char *name)
+{
+	return anon_tmpfile(name);
 }
