@@ -855,8 +855,6 @@ static int helper_setup(const struct helper_spec *h, const char *dir)
 	sigset_t none;
 	int err;
 
-	fcntl(sock, F_SETFD, FD_CLOEXEC);
-	setpgid(0, 0);
 	/* Whatever the wrapper left: default dispositions, an empty mask. */
 	for (int s = 1; s < NSIG; s++)
 		if (s != SIGKILL && s != SIGSTOP)
@@ -906,7 +904,10 @@ int ti_spawn_helper(const char *spec, const char *dir, const char *file, char *c
 	if (h.fd[4] >= 0)
 		fcntl(h.fd[4], F_SETFD, FD_CLOEXEC);
 	/* The run starts here: its timeout counts from now, and a set-up
-	 * failure is the command's, not the wrapper's. */
+	 * failure is the command's, not the wrapper's.  The group first: a
+	 * stop signal kills it as soon as timeit knows it. */
+	fcntl(sock, F_SETFD, FD_CLOEXEC);
+	setpgid(0, 0);
 	int pidfd = flags & HELP_PIDFD ? ti_os_pidfd_self() : -1;
 	tell_start(sock, pidfd);
 	if (pidfd >= 0)
