@@ -4,7 +4,8 @@
 # (-fsanitize=fuzzer,address,undefined) and run each for SECONDS (default
 # 60) on a copy of its seed corpus fuzz/corpus/TARGET.  Targets: events
 # (-e lists), options (the command line), jsonread (the JSON reader),
-# readers (timeit-compare's summary, timeit/lit/LNT JSON readers).
+# readers (timeit-compare's summary, timeit/lit/LNT JSON readers), perfcsv
+# (perf stat's -x output, timeit-perf).
 #
 # A crash, leak or sanitizer report stops that target and leaves its input
 # in OUT/TARGET/ (OUT: $FUZZ_OUT, default a directory under TMPDIR, kept);
@@ -19,7 +20,7 @@ LC_ALL=C
 export LC_ALL
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-events options jsonread readers}
+targets=${*:-events options jsonread readers perfcsv}
 src=$(cd "$(dirname "$0")/.." && pwd)
 cc=${CLANG:-clang}
 out=${FUZZ_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/timeit-fuzz.XXXXXX")}
