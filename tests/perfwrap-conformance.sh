@@ -37,7 +37,7 @@ emu=0
 ! emulated || emu=1
 
 # run TOOL DIR ARGS...: run TOOL from DIR; keep its status and stderr there.
-# fds 3-9 are closed: timeit-perf uses them for itself (see its BUGS).
+# fds 3-9 are closed, as they were for the shell version (which used them).
 run() {
 	tool=$1 dir=$2
 	shift 2
