@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,17 @@ static double number(const char *s, size_t n, bool *ok)
 	v = strtod(buf, &end);
 	*ok = end != buf;
 	return *ok ? v : 0;
+}
+
+/* V as a count: negative or NaN is 0, beyond 2^64 the largest (a cast
+ * of either would be undefined). */
+static uint64_t to_u64(double v)
+{
+	if (!(v >= 0))
+		return 0;
+	if (v >= 18446744073709551615.0)
+		return UINT64_MAX;
+	return (uint64_t)v;
 }
 
 static bool field_is(const char *s, size_t n, const char *word)
@@ -82,8 +94,8 @@ static void read_event(const char *f[], const size_t n[], size_t nf, const char 
 		double en = rt / (pct / 100);
 		if (en > t->seen_ns)
 			t->seen_ns = en;
-		k->running = (uint64_t)rt;
-		k->enabled = (uint64_t)(en + 0.5);
+		k->running = to_u64(rt);
+		k->enabled = to_u64(en + 0.5);
 		if (pct >= 100)
 			k->enabled = k->running;
 	}
@@ -92,7 +104,7 @@ static void read_event(const char *f[], const size_t n[], size_t nf, const char 
 	k->counted = true;
 	/* task-clock and cpu-clock come in ms; the record keeps ns. */
 	k->scaled = ti_event_name_is_time(name) ? v * 1e6 : v;
-	k->value = (uint64_t)k->scaled;
+	k->value = to_u64(k->scaled);
 	if (!k->running)
 		k->running = k->enabled = 1;
 }
