@@ -38,18 +38,7 @@ template=$*
 
 echo "perf-overhead: $rounds interleaved rounds, medians per run (host: $(nproc) cpus, $(uname -r), load $(cut -d" " -f1-3 /proc/loadavg))"
 echo
-echo "== true (10 runs per round)"
-# shellcheck disable=SC2046
-"$RUNNER" "$rounds" 10 $(printf '%s\n' "$template" | sed 's|@|true|g') > "$tmp/true.raw"
-medians "$tmp/true.raw" "$labels" > "$tmp/true.med"
-report "$tmp/true.med"
-echo
-echo "== work 50 user (a 50 ms CPU-bound program, 1 run per round)"
-# shellcheck disable=SC2046
-"$RUNNER" "$rounds" 1 $(printf '%s\n' "$template" | sed "s|@|$WORK 50 user|g") > "$tmp/work.raw"
-medians "$tmp/work.raw" "$labels" > "$tmp/work.med"
-report "$tmp/work.med"
-echo
+true_and_work "$rounds" "$template" "$labels"
 # What each reports of the 50 ms program (its own real and user), medians.
 echo "== the summary's real and user for work 50 user ($rounds interleaved runs each)"
 : > "$tmp/sum.txt"

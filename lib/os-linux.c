@@ -30,6 +30,7 @@
 #include "clock.h"
 #include "envcheck.h"
 #include "os.h"
+#include "util.h"
 
 #if defined(HAVE_SCHED_SETAFFINITY) && defined(HAVE_SCHED_GETAFFINITY) && \
 	defined(HAVE_CPU_ALLOC)
@@ -694,27 +695,6 @@ void ti_os_envcheck(const struct ti_envcheck_opts *o, const struct ti_cpuset *cp
 	cpu_flags(o, items, n);
 }
 
-/* mkstemp in TMPDIR (or /tmp), unlinked at once. */
-static int anon_tmpfile(const char *name)
-{
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
-	int fd;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	snprintf(path, sizeof path, "%s/%s.XXXXXX", dir, name);
-	if ((fd = mkstemp(path)) < 0)
-		return -errno;
-	unlink(path);
-	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
-	return fd;
-}
-
 int ti_os_anon_file(const char *name)
 {
 #ifdef HAVE_MEMFD_CREATE
@@ -722,5 +702,5 @@ int ti_os_anon_file(const char *name)
 	if (fd >= 0 || errno != ENOSYS)
 		return fd >= 0 ? fd : -errno;
 #endif
-	return anon_tmpfile(name);
+	return ti_anon_tmpfile(name);
 }

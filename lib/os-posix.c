@@ -23,6 +23,7 @@
 
 #include "envcheck.h"
 #include "os.h"
+#include "util.h"
 
 #if defined(HAVE_SYS_PROCCTL_H) && defined(HAVE_PROCCTL) && defined(PROC_ASLR_CTL)
 #define ASLR_CTL 1
@@ -244,28 +245,7 @@ int ti_os_pidfd_exit(int pidfd, int *wstatus)
 	return -ENOSYS;
 }
 
-/* mkstemp in TMPDIR (or /tmp), unlinked at once. */
-static int anon_tmpfile(const char *name)
-{
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
-	int fd;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	snprintf(path, sizeof path, "%s/%s.XXXXXX", dir, name);
-	if ((fd = mkstemp(path)) < 0)
-		return -errno;
-	unlink(path);
-	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
-	return fd;
-}
-
 int ti_os_anon_file(const char *name)
 {
-	return anon_tmpfile(name);
+	return ti_anon_tmpfile(name);
 }

@@ -195,25 +195,34 @@ static void tell(int fd, int stage, int value)
 	(void)rc;
 }
 
+/* A process group of its own, the default disposition for the signals in
+ * RESET (NULL: every one) and an empty mask: a vfork child's or the exec
+ * helper's start. */
+static void own_group_and_signals(const sigset_t *reset)
+{
+	sigset_t none;
+
+	setpgid(0, 0);
+	for (int s = 1; s < NSIG; s++)
+		if (reset ? sigismember(reset, s) == 1 : s != SIGKILL && s != SIGSTOP)
+			signal(s, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 /* The child between vfork and exec.  It shares timeit's memory while timeit
  * is suspended, so it only makes system calls and writes nothing but its
  * own stack; it never returns. */
 static __attribute__((noreturn)) void child(const struct ti_plan *plan,
 					    const struct ti_child *ch)
 {
-	sigset_t none;
 	int err;
 
-	setpgid(0, 0);
 	/* Default dispositions and an empty mask, whatever timeit inherited.
 	 * Only the ignored signals in RESET need it: they survive exec.
 	 * timeit's handlers do not (exec resets them), and one that runs here
 	 * once the mask is cleared acts as the default would (in_child). */
-	for (int s = 1; s < NSIG; s++)
-		if (sigismember(&ch->reset, s) == 1)
-			signal(s, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	own_group_and_signals(&ch->reset);
 
 	/* A shared stdout/stderr file arrives as one fd in both slots. */
 	for (int i = 0; i < 3; i++) {
@@ -476,6 +485,23 @@ static int open_dir(const struct ti_plan *plan, struct ti_os_dir *dir, struct ti
 
 static void arm_timeout(uint64_t seconds);
 
+/* Block the stop signals and SIGALRM until the child's pid is known to the
+ * handlers, and make *OLD the mask to run with: the caller's, but with
+ * those unblocked even when timeit was started with them blocked (the
+ * mask is inherited), else it would ignore its timeout and every
+ * SIGINT/SIGTERM/SIGHUP for the whole run. */
+static void block_until_started(sigset_t *old)
+{
+	sigset_t block;
+
+	ti_spawn_stop_set(&block);
+	sigaddset(&block, SIGALRM);
+	sigprocmask(SIG_BLOCK, &block, old);
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&block, s) == 1)
+			sigdelset(old, s);
+}
+
 const char ti_spawn_timed_out[] = "timeout";
 const char ti_spawn_stopped[] = "stop signal";
 
@@ -602,56 +628,78 @@ static void arm_timeout(uint64_t seconds)
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
+/* One of the child's messages into R: a limit or ASLR warning, a set-up
+ * or exec failure. */
+static void take_message(const struct status_msg *m, struct ti_record *r)
+{
+	switch (m->stage) {
+	case ST_LIMIT:
+		if (m->value >= 0 && m->value < TI_LIMIT_COUNT)
+			r->limit_failed[m->value] = true;
+		break;
+	case ST_ASLR:
+		r->no_aslr_errno = m->value;
+		break;
+	case ST_EXEC:
+		r->end = TI_END_EXEC_FAILED;
+		r->setup_errno = m->value;
+		r->setup_what = "execvp";
+		break;
+	default:
+		r->end = TI_END_SETUP_FAILED;
+		r->setup_errno = m->value;
+		r->setup_what = m->stage == ST_CHDIR ? "chdir" : "redirect";
+	}
+}
+
 /* Read the child's messages: limit warnings, then a set-up or exec failure. */
 static void read_status(int fd, struct ti_record *r)
 {
 	struct status_msg m;
 	ssize_t got;
 
-	while ((got = read(fd, &m, sizeof m)) == (ssize_t)sizeof m || (got < 0 && errno == EINTR)) {
-		if (got < 0)
-			continue;
-		switch (m.stage) {
-		case ST_LIMIT:
-			if (m.value >= 0 && m.value < TI_LIMIT_COUNT)
-				r->limit_failed[m.value] = true;
-			break;
-		case ST_ASLR:
-			r->no_aslr_errno = m.value;
-			break;
-		case ST_EXEC:
-			r->end = TI_END_EXEC_FAILED;
-			r->setup_errno = m.value;
-			r->setup_what = "execvp";
-			break;
-		default:
-			r->end = TI_END_SETUP_FAILED;
-			r->setup_errno = m.value;
-			r->setup_what = m.stage == ST_CHDIR ? "chdir"
-				      : "redirect";
-		}
+	while ((got = read(fd, &m, sizeof m)) == (ssize_t)sizeof m || (got < 0 && errno == EINTR))
+		if (got > 0)
+			take_message(&m, r);
+}
+
+/* How the command ended, from its wait status WS (HAVE: known).  A
+ * timeout or a stop signal is what ended it only when the SIGKILL it sent
+ * did: one that came after the command exited on its own (while wait4
+ * returned) leaves the command's own status. */
+static void set_end(struct ti_record *r, bool have, int ws)
+{
+	/* Without its status the command's group was killed (fork mode:
+	 * the helper with it) or it is the wrapper's exit status. */
+	bool killed = have ? WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL : timed_out || stop_signal;
+
+	if (r->end == TI_END_SETUP_FAILED || r->end == TI_END_EXEC_FAILED) {
+		/* keep it */
+	} else if (timed_out && killed) {
+		r->end = TI_END_TIMEOUT;
+	} else if (stop_signal && killed) {
+		r->end = TI_END_INTERRUPTED;
+		r->stop_signal = stop_signal;
+	} else if (have && WIFSIGNALED(ws)) {
+		r->end = TI_END_SIGNALED;
+		r->term_signal = WTERMSIG(ws);
+	} else {
+		r->end = TI_END_EXITED;
+		r->exit_code = WEXITSTATUS(ws);
 	}
+	ti_record_set_status(r);
 }
 
 int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
 		 struct ti_failure *f)
 {
 	static const struct itimerval off;
-	sigset_t block, old;
+	sigset_t old;
 	int wstatus = 0, err;
 	pid_t got;
 	uint64_t tsc0, tsc1;
 
-	/* Signals wait until the child's pid is known to the handlers. */
-	ti_spawn_stop_set(&block);
-	sigaddset(&block, SIGALRM);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	/* ... and are unblocked afterwards even when timeit was started with
-	 * them blocked (the mask is inherited): else it would ignore its
-	 * timeout and every SIGINT/SIGTERM/SIGHUP for the whole run. */
-	for (int s = 1; s < NSIG; s++)
-		if (sigismember(&block, s) == 1)
-			sigdelset(&old, s);
+	block_until_started(&old);
 	if (plan->timeout_s)
 		arm_timeout(plan->timeout_s);
 	r->start_realtime_ns = ti_clock_real_ns();
@@ -712,25 +760,7 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 	read_status(ch->status_fd, r);
 	close_fd(&ch->status_fd);
 
-	/* A timeout or a stop signal is what ended the command only when the
-	 * SIGKILL it sent did: one that came after the command exited on its
-	 * own (while wait4 returned) leaves the command's own status. */
-	bool killed = WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL;
-	if (r->end == TI_END_SETUP_FAILED || r->end == TI_END_EXEC_FAILED) {
-		/* keep it */
-	} else if (timed_out && killed) {
-		r->end = TI_END_TIMEOUT;
-	} else if (stop_signal && killed) {
-		r->end = TI_END_INTERRUPTED;
-		r->stop_signal = stop_signal;
-	} else if (WIFSIGNALED(wstatus)) {
-		r->end = TI_END_SIGNALED;
-		r->term_signal = WTERMSIG(wstatus);
-	} else {
-		r->end = TI_END_EXITED;
-		r->exit_code = WEXITSTATUS(wstatus);
-	}
-	ti_record_set_status(r);
+	set_end(r, true, wstatus);
 	return 0;
 }
 
@@ -852,15 +882,7 @@ static void tell_start(int sock, int pidfd)
 static int helper_setup(const struct helper_spec *h, const char *dir)
 {
 	const int sock = h->fd[0], flags = h->fd[5];
-	sigset_t none;
 	int err;
-
-	/* Whatever the wrapper left: default dispositions, an empty mask. */
-	for (int s = 1; s < NSIG; s++)
-		if (s != SIGKILL && s != SIGSTOP)
-			signal(s, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
 	for (int i = 0; i < 3; i++) {
 		int fd = h->fd[1 + i];
 		if (fd < 0)
@@ -907,7 +929,8 @@ int ti_spawn_helper(const char *spec, const char *dir, const char *file, char *c
 	 * failure is the command's, not the wrapper's.  The group first: a
 	 * stop signal kills it as soon as timeit knows it. */
 	fcntl(sock, F_SETFD, FD_CLOEXEC);
-	setpgid(0, 0);
+	/* Whatever the wrapper left: default dispositions, an empty mask. */
+	own_group_and_signals(NULL);
 	int pidfd = flags & HELP_PIDFD ? ti_os_pidfd_self() : -1;
 	tell_start(sock, pidfd);
 	if (pidfd >= 0)
@@ -985,14 +1008,7 @@ static __attribute__((noreturn)) void wrapper_child(const struct ti_child *ch,
 						    const struct ti_wrap *w,
 						    volatile int *exec_errno)
 {
-	sigset_t none;
-
-	setpgid(0, 0);
-	for (int s = 1; s < NSIG; s++)
-		if (sigismember(&ch->reset, s) == 1)
-			signal(s, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	own_group_and_signals(&ch->reset);
 	if (w->out_fd >= 0)
 		dup2(w->out_fd, STDOUT_FILENO);
 	if (w->err_fd >= 0)
@@ -1039,66 +1055,27 @@ static void read_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct
 			*cmd_ws = m.value;
 			r->ru.ru_maxrss = m.extra;
 			break;
-		case ST_LIMIT:
-			if (m.value >= 0 && m.value < TI_LIMIT_COUNT)
-				r->limit_failed[m.value] = true;
-			break;
-		case ST_EXEC:
-			r->end = TI_END_EXEC_FAILED;
-			r->setup_errno = m.value;
-			r->setup_what = "execvp";
-			break;
 		default:
-			r->end = TI_END_SETUP_FAILED;
-			r->setup_errno = m.value;
-			r->setup_what = m.stage == ST_CHDIR ? "chdir" : "redirect";
+			take_message(&m, r);
 		}
 	}
 	r->end_ns = ti_clock_mono_ns();
 }
 
-/* How the command ended, from its wait status WS (HAVE: known). */
-static void wrapped_end(struct ti_record *r, bool have, int ws)
-{
-	/* Without its status the command's group was killed (fork mode:
-	 * the helper with it) or it is the wrapper's exit status. */
-	bool killed = have ? WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL : timed_out || stop_signal;
-
-	if (r->end == TI_END_SETUP_FAILED || r->end == TI_END_EXEC_FAILED) {
-		/* keep it */
-	} else if (timed_out && killed) {
-		r->end = TI_END_TIMEOUT;
-	} else if (stop_signal && killed) {
-		r->end = TI_END_INTERRUPTED;
-		r->stop_signal = stop_signal;
-	} else if (have && WIFSIGNALED(ws)) {
-		r->end = TI_END_SIGNALED;
-		r->term_signal = WTERMSIG(ws);
-	} else {
-		r->end = TI_END_EXITED;
-		r->exit_code = WEXITSTATUS(ws);
-	}
-	ti_record_set_status(r);
-}
 
 int ti_spawn_run_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct ti_wrap *w,
 			 struct ti_record *r, struct ti_failure *f)
 {
 	static const struct itimerval off;
 	static volatile int exec_errno;
-	sigset_t block, old;
+	sigset_t old;
 	int wstatus = 0, ws = 0;
 	pid_t pid, got;
 
 	w->started = w->have_status = false;
 	w->exec_errno = 0;
 	ch->pidfd = -1;
-	ti_spawn_stop_set(&block);
-	sigaddset(&block, SIGALRM);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	for (int s = 1; s < NSIG; s++)
-		if (sigismember(&block, s) == 1)
-			sigdelset(&old, s);
+	block_until_started(&old);
 	r->start_realtime_ns = ti_clock_real_ns();
 	exec_errno = 0;
 	pid = vfork();
@@ -1144,6 +1121,6 @@ int ti_spawn_run_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct
 		ws = (WIFEXITED(w->wstatus) ? WEXITSTATUS(w->wstatus) : 0) << 8;
 	r->maxrss_bytes = ti_os_maxrss_bytes(r->ru.ru_maxrss);
 	r->real_s = (double)(r->end_ns - r->start_ns) / 1e9;
-	wrapped_end(r, w->have_status, ws);
+	set_end(r, w->have_status, ws);
 	return 0;
 }
