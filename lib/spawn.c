@@ -198,16 +198,21 @@ static void tell(int fd, int stage, int value)
 /* A process group of its own, the default disposition for the signals in
  * RESET (NULL: every one) and an empty mask: a vfork child's or the exec
  * helper's start. */
-static void own_group_and_signals(const sigset_t *reset)
+static void default_signals(const sigset_t *reset)
 {
 	sigset_t none;
 
-	setpgid(0, 0);
 	for (int s = 1; s < NSIG; s++)
 		if (reset ? sigismember(reset, s) == 1 : s != SIGKILL && s != SIGSTOP)
 			signal(s, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static void own_group_and_signals(const sigset_t *reset)
+{
+	setpgid(0, 0);
+	default_signals(reset);
 }
 
 /* The child between vfork and exec.  It shares timeit's memory while timeit
@@ -851,10 +856,11 @@ static int parse_spec(const char *s, struct helper_spec *h)
 	return h->fd[0] >= 0 ? 0 : -1;
 }
 
-/* ST_START with the helper's pidfd (fd -1: none) attached. */
-static void tell_start(int sock, int pidfd)
+/* ST_START for the command PID (its group), with its pidfd (fd -1: none)
+ * attached. */
+static void tell_start(int sock, pid_t pid, int pidfd)
 {
-	struct status_msg m = { ST_START, (int)getpid(), 0 };
+	struct status_msg m = { ST_START, (int)pid, 0 };
 	struct iovec io = { &m, sizeof m };
 	union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } cb;
 	struct msghdr mh;
@@ -914,6 +920,38 @@ static int helper_setup(const struct helper_spec *h, const char *dir)
 	return 0;
 }
 
+/* Fork mode: the command is the helper's child, in a group of its own,
+ * whose status and rusage the helper tells. */
+static int helper_fork(int sock, const char *file, char *const argv[])
+{
+	struct rusage ru;
+	int ws = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setpgid(0, 0);
+		execvp(file, argv);
+		tell(sock, ST_EXEC, errno);
+		_exit(errno == ENOENT || errno == ENOTDIR ? TI_STATUS_NOT_FOUND
+							  : TI_STATUS_CANNOT_EXEC);
+	}
+	if (pid < 0) {
+		tell(sock, ST_EXEC, errno);
+		return TI_STATUS_INTERNAL;
+	}
+	/* Both sides set the group, so that it exists before timeit hears
+	 * of it, whichever runs first. */
+	setpgid(pid, pid);
+	tell_start(sock, pid, -1);
+	while (wait4(pid, &ws, 0, &ru) < 0)
+		if (errno != EINTR)
+			return TI_STATUS_INTERNAL;
+	struct status_msg m = { ST_EXIT, ws, ru.ru_maxrss };
+	ssize_t wr = write(sock, &m, sizeof m);
+	(void)wr;
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : TI_STATUS_SIGNALED + WTERMSIG(ws);
+}
+
 int ti_spawn_helper(const char *spec, const char *dir, const char *file, char *const argv[])
 {
 	struct helper_spec h;
@@ -925,48 +963,32 @@ int ti_spawn_helper(const char *spec, const char *dir, const char *file, char *c
 	flags = h.fd[5];
 	if (h.fd[4] >= 0)
 		fcntl(h.fd[4], F_SETFD, FD_CLOEXEC);
+	fcntl(sock, F_SETFD, FD_CLOEXEC);
+	if (flags & HELP_FORK) {
+		/* Signals and set-up are inherited by the command; the group
+		 * is its own. */
+		default_signals(NULL);
+		if ((rc = helper_setup(&h, dir)) != 0)
+			return rc;
+		if (h.fd[4] >= 0)
+			close(h.fd[4]);
+		return helper_fork(sock, file, argv);
+	}
 	/* The run starts here: its timeout counts from now, and a set-up
 	 * failure is the command's, not the wrapper's.  The group first: a
 	 * stop signal kills it as soon as timeit knows it. */
-	fcntl(sock, F_SETFD, FD_CLOEXEC);
-	/* Whatever the wrapper left: default dispositions, an empty mask. */
 	own_group_and_signals(NULL);
 	int pidfd = flags & HELP_PIDFD ? ti_os_pidfd_self() : -1;
-	tell_start(sock, pidfd);
+	tell_start(sock, getpid(), pidfd);
 	if (pidfd >= 0)
 		close(pidfd);
 	if ((rc = helper_setup(&h, dir)) != 0)
 		return rc;
 	if (h.fd[4] >= 0)
 		close(h.fd[4]);
-	if (!(flags & HELP_FORK)) {
-		execvp(file, argv);
-		tell(sock, ST_EXEC, errno);
-		return errno == ENOENT || errno == ENOTDIR ? TI_STATUS_NOT_FOUND
-							   : TI_STATUS_CANNOT_EXEC;
-	}
-	/* Fork mode: the command is the helper's child, whose status and
-	 * rusage it tells. */
-	pid_t pid = fork();
-	if (pid == 0) {
-		execvp(file, argv);
-		tell(sock, ST_EXEC, errno);
-		_exit(errno == ENOENT || errno == ENOTDIR ? TI_STATUS_NOT_FOUND
-							  : TI_STATUS_CANNOT_EXEC);
-	}
-	if (pid < 0) {
-		tell(sock, ST_EXEC, errno);
-		return TI_STATUS_INTERNAL;
-	}
-	struct rusage ru;
-	int ws = 0;
-	while (wait4(pid, &ws, 0, &ru) < 0)
-		if (errno != EINTR)
-			return TI_STATUS_INTERNAL;
-	struct status_msg m = { ST_EXIT, ws, ru.ru_maxrss };
-	ssize_t wr = write(sock, &m, sizeof m);
-	(void)wr;
-	return WIFEXITED(ws) ? WEXITSTATUS(ws) : TI_STATUS_SIGNALED + WTERMSIG(ws);
+	execvp(file, argv);
+	tell(sock, ST_EXEC, errno);
+	return errno == ENOENT || errno == ENOTDIR ? TI_STATUS_NOT_FOUND : TI_STATUS_CANNOT_EXEC;
 }
 
 void ti_spawn_abort(struct ti_child *ch)
@@ -1039,10 +1061,14 @@ static void read_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct
 				continue;
 			break;
 		}
+		/* Any word from the helper: perf ran it. */
+		if (!w->started)
+			r->start_ns = ti_clock_mono_ns();
+		w->started = true;
 		switch (m.stage) {
 		case ST_START:
-			w->started = true;
-			r->start_ns = ti_clock_mono_ns();
+			if (m.value <= 0 || r->pid > 0)
+				break;
 			r->pid = m.value;
 			child_pgid = m.value;
 			if (plan->timeout_s)
@@ -1094,8 +1120,9 @@ int ti_spawn_run_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct
 		;
 	r->end_realtime_ns = ti_clock_real_ns();
 	setitimer(ITIMER_REAL, &off, NULL);
-	/* Reap what is left of the command's group. */
-	if (w->started)
+	/* Reap what is left of the command's group (never pid 0: that
+	 * would be timeit's own group). */
+	if (r->pid > 0)
 		kill(-r->pid, SIGKILL);
 	child_pgid = 0;
 	close_fd(&ch->status_fd);

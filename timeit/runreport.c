@@ -41,6 +41,13 @@ void note_counters(const struct ti_options *c, const struct ti_record *r, bool u
 	 * a kernel without CONFIG_PERF_EVENTS, qemu-user), the rusage path is
 	 * the normal one: the same note after every run would only fill the
 	 * logs. */
+	/* A fallback, so never silent (but for -q); timeit-perf's counters
+	 * are perf's, whatever this build has. */
+	if (r->counters_lost)
+		say("note: perf counters lost at a privilege-changing exec "
+				"(setuid, setgid, file capabilities or an unreadable executable; "
+				"they saw %.1f%% of the CPU time): times from rusage\n",
+			100.0 * r->counters_seen);
 	bool no_perf_here = !HAVE_PERF_EVENTS_BOOL || (r->ncounts && r->counters_err == ENOSYS);
 	if (no_perf_here && !user_events && !c->verbose)
 		return;
@@ -62,12 +69,6 @@ void note_counters(const struct ti_options *c, const struct ti_record *r, bool u
 					"(multiplexed); its value is scaled\n", k->name,
 				100.0 * (double)k->running / (double)k->enabled);
 	}
-	/* A fallback, so never silent (but for -q). */
-	if (r->counters_lost)
-		say("note: perf counters lost at a privilege-changing exec "
-				"(setuid, setgid, file capabilities or an unreadable executable; "
-				"they saw %.1f%% of the CPU time): times from rusage\n",
-			100.0 * r->counters_seen);
 	if (r->ncounts && r->counters_err) {
 		int e = r->counters_err;
 		if (e == EACCES || e == EPERM)
