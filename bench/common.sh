@@ -102,3 +102,22 @@ cpu_times() {
 		printf "%.9f %.6f\n", tc, ut + st
 	}' "$1"
 }
+
+# true_and_work ROUNDS TEMPLATE LABELS: the TEMPLATE commands ("::"-separated,
+# "@" for the program) interleaved on true (10 runs a round) and on a 50 ms
+# CPU-bound program (1 run a round), reported; raw runs in $tmp/true.raw
+# and $tmp/work.raw.
+true_and_work() {
+	echo "== true (10 runs per round)"
+	# shellcheck disable=SC2046
+	"$RUNNER" "$1" 10 $(printf '%s\n' "$2" | sed 's|@|true|g') > "$tmp/true.raw"
+	medians "$tmp/true.raw" "$3" > "$tmp/true.med"
+	report "$tmp/true.med"
+	echo
+	echo "== work 50 user (a 50 ms CPU-bound program, 1 run per round)"
+	# shellcheck disable=SC2046
+	"$RUNNER" "$1" 1 $(printf '%s\n' "$2" | sed "s|@|$WORK 50 user|g") > "$tmp/work.raw"
+	medians "$tmp/work.raw" "$3" > "$tmp/work.med"
+	report "$tmp/work.med"
+	echo
+}

@@ -54,18 +54,7 @@ template=$*
 echo "overhead: $rounds interleaved rounds, medians per run (host: $(nproc) cpus, $(uname -r), load $(cut -d" " -f1-3 /proc/loadavg))"
 echo "summary file: $F ($(stat -f -c %T "$sdir" 2>/dev/null || echo '?'))"
 echo
-echo "== true (10 runs per round)"
-# shellcheck disable=SC2046
-"$RUNNER" "$rounds" 10 $(printf '%s\n' "$template" | sed 's|@|true|g') > "$tmp/true.raw"
-medians "$tmp/true.raw" "$labels" > "$tmp/true.med"
-report "$tmp/true.med"
-echo
-echo "== work 50 user (a 50 ms CPU-bound program, 1 run per round)"
-# shellcheck disable=SC2046
-"$RUNNER" "$rounds" 1 $(printf '%s\n' "$template" | sed "s|@|$WORK 50 user|g") > "$tmp/work.raw"
-medians "$tmp/work.raw" "$labels" > "$tmp/work.med"
-report "$tmp/work.med"
-echo
+true_and_work "$rounds" "$template" "$labels"
 
 # Spaced runs: the kernel turns its perf scheduling hooks off (a static
 # key, patched into the kernel text with IPIs to every CPU) about a second

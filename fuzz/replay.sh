@@ -5,7 +5,7 @@
 # built without libFuzzer (fuzz/TARGET-replay).  A crash or abort fails.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
-for t in events options jsonread readers; do
+for t in events options jsonread readers perfcsv; do
 	prog=$top_builddir/fuzz/$t-replay
 	[ -x "$prog" ] || fail "$prog not built"
 	"$prog" "$top_srcdir/fuzz/corpus/$t/"* || fail "$t: replay failed on fuzz/corpus/$t"

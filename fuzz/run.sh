@@ -4,7 +4,8 @@
 # (-fsanitize=fuzzer,address,undefined) and run each for SECONDS (default
 # 60) on a copy of its seed corpus fuzz/corpus/TARGET.  Targets: events
 # (-e lists), options (the command line), jsonread (the JSON reader),
-# readers (timeit-compare's summary, timeit/lit/LNT JSON readers).
+# readers (timeit-compare's summary, timeit/lit/LNT JSON readers), perfcsv
+# (perf stat's -x output, timeit-perf).
 #
 # A crash, leak or sanitizer report stops that target and leaves its input
 # in OUT/TARGET/ (OUT: $FUZZ_OUT, default a directory under TMPDIR, kept);
@@ -19,7 +20,7 @@ LC_ALL=C
 export LC_ALL
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-events options jsonread readers}
+targets=${*:-events options jsonread readers perfcsv}
 src=$(cd "$(dirname "$0")/.." && pwd)
 cc=${CLANG:-clang}
 out=${FUZZ_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/timeit-fuzz.XXXXXX")}
@@ -40,10 +41,10 @@ libs=$(sed -n -e 's/^PFM_LIBS = //p' -e 's/^MATH_LIBS = //p' -e 's/^LIBS = //p' 
 	tr '\n' ' ')
 
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
-	-fno-sanitize-recover=undefined -I$build -I$src/lib -I$src/lib/stats -I$src/lib/ab -I$src/timeit"
+	-fno-sanitize-recover=undefined -I$build -I$src/lib -I$src/lib/ab -I$src/lib/stats -I$src/timeit"
 # The library and the option parser, instrumented (not the build's libtimeit.a).
 objs=
-for f in "$src"/lib/*.c "$src"/lib/stats/*.c "$src"/lib/ab/*.c "$src/timeit/options.c"; do
+for f in "$src"/lib/*.c "$src"/lib/ab/*.c "$src"/lib/stats/*.c "$src/timeit/options.c"; do
 	o=$build/$(basename "$f" .c).o
 	# shellcheck disable=SC2086
 	"$cc" $flags -c "$f" -o "$o"

@@ -20,6 +20,8 @@ lib_libtimeit_a_SOURCES += lib/pfm.c lib/pfm.h
 lib_libtimeit_a_SOURCES += lib/stats/stats.c lib/stats/stats-infer.c lib/stats/stats-rank.c \
 	lib/stats/stats-shift.c lib/stats/stats-t.c lib/stats/stats.h
 lib_libtimeit_a_SOURCES += lib/jsonread.c lib/jsonread.h
+# timeit-perf: perf stat's CSV.
+lib_libtimeit_a_SOURCES += lib/perfcsv.c lib/perfcsv.h
 lib_libtimeit_a_SOURCES += lib/repeat.c lib/repeat.h
 # Issue 8: instruction counts under valgrind.
 lib_libtimeit_a_SOURCES += lib/vgcount.c lib/vgcount.h

@@ -61,6 +61,11 @@ static void add_rusage_count(struct ti_record *r, const char *name, const char *
  * far beyond it. */
 bool ti_record_check_lost(struct ti_record *r)
 {
+	return ti_record_check_lost_min(r, TI_LOST_MIN_NS);
+}
+
+bool ti_record_check_lost_min(struct ti_record *r, double min_ns)
+{
 	double cpu_ns = (ti_tv_s(r->ru.ru_utime) + ti_tv_s(r->ru.ru_stime)) * 1e9;
 	double seen_ns = -1;
 
@@ -75,7 +80,7 @@ bool ti_record_check_lost(struct ti_record *r)
 	if (seen_ns < 0 || cpu_ns <= 0)
 		return false;
 	r->counters_seen = seen_ns / cpu_ns;
-	if (r->counters_seen >= TI_LOST_SEEN_MAX || cpu_ns - seen_ns < TI_LOST_MIN_NS)
+	if (r->counters_seen >= TI_LOST_SEEN_MAX || cpu_ns - seen_ns < min_ns)
 		return false;
 	r->counters_lost = true;
 	for (size_t i = 0; i < r->ncounts; i++) {

@@ -40,6 +40,10 @@ struct ti_measure_opts {
  * R->counters_seen and R->counters_lost; returns R->counters_lost. */
 bool ti_record_check_lost(struct ti_record *r);
 
+/* The same with at least MIN_NS short (timeit-perf: perf's own start-up
+ * is in rusage's times, never in the counters'). */
+bool ti_record_check_lost_min(struct ti_record *r, double min_ns);
+
 /* Run PLAN once and measure it into R.  Returns 0 (R says how the child
  * ended), -1 with F filled in when nothing could be run (a redirect
  * could not be opened, fork failed), or TI_MEASURE_EVENT. */

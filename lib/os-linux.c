@@ -16,7 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #ifdef HAVE_SYS_PERSONALITY_H
@@ -26,6 +30,7 @@
 #include "clock.h"
 #include "envcheck.h"
 #include "os.h"
+#include "util.h"
 
 #if defined(HAVE_SCHED_SETAFFINITY) && defined(HAVE_SCHED_GETAFFINITY) && \
 	defined(HAVE_CPU_ALLOC)
@@ -38,6 +43,60 @@
 const char *ti_os_name(void)
 {
 	return "linux";
+}
+
+/* PIDFD_GET_INFO's exit status (Documentation/filesystems/pidfs, Linux
+ * 6.15; struct pidfd_info of <linux/pidfd.h>, its first 64 bytes, which
+ * older headers lack): a pidfd kept open past the process's reaping tells
+ * its wait status to any holder, not only the parent. */
+struct pidfd_info_v0 {
+	uint64_t mask, cgroupid;
+	uint32_t pid, tgid, ppid, ruid, rgid, euid, egid, suid, sgid, fsuid, fsgid;
+	int32_t exit_code;
+};
+#define PIDFD_GET_INFO_V0 _IOWR(0xFF, 11, struct pidfd_info_v0)
+#define PIDFD_INFO_EXIT_BIT (1u << 3)
+
+/* The kernel keeps the exit status from 6.15 on; an older one answers
+ * PIDFD_GET_INFO (6.13) without it, or not at all. */
+static bool pidfd_exit_known(void)
+{
+	static int known = -1;
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (known < 0) {
+		known = uname(&u) == 0 && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
+			(major > 6 || (major == 6 && minor >= 15));
+#ifndef SYS_pidfd_open
+		known = 0;
+#endif
+	}
+	return known;
+}
+
+int ti_os_pidfd_self(void)
+{
+#ifdef SYS_pidfd_open
+	long fd = syscall(SYS_pidfd_open, (long)getpid(), 0L);
+	return fd < 0 ? -errno : (int)fd;
+#else
+	return -ENOSYS;
+#endif
+}
+
+int ti_os_pidfd_exit(int pidfd, int *wstatus)
+{
+	struct pidfd_info_v0 info;
+
+	memset(&info, 0, sizeof info);
+	info.mask = PIDFD_INFO_EXIT_BIT;
+	if (ioctl(pidfd, PIDFD_GET_INFO_V0, &info) < 0)
+		return -errno;
+	if (!(info.mask & PIDFD_INFO_EXIT_BIT))
+		return -ESRCH;
+	*wstatus = info.exit_code;
+	return 0;
 }
 
 bool ti_os_has(enum ti_os_feature f)
@@ -55,6 +114,8 @@ bool ti_os_has(enum ti_os_feature f)
 #else
 		return false;
 #endif
+	case TI_OS_PIDFD_EXIT:
+		return pidfd_exit_known();
 	}
 	return false;
 }
@@ -632,4 +693,14 @@ void ti_os_envcheck(const struct ti_envcheck_opts *o, const struct ti_cpuset *cp
 	paranoid(o, items, n);
 	aslr(o, items, n);
 	cpu_flags(o, items, n);
+}
+
+int ti_os_anon_file(const char *name)
+{
+#ifdef HAVE_MEMFD_CREATE
+	int fd = memfd_create(name, MFD_CLOEXEC);
+	if (fd >= 0 || errno != ENOSYS)
+		return fd >= 0 ? fd : -errno;
+#endif
+	return ti_anon_tmpfile(name);
 }

@@ -23,6 +23,7 @@
 
 #include "envcheck.h"
 #include "os.h"
+#include "util.h"
 
 #if defined(HAVE_SYS_PROCCTL_H) && defined(HAVE_PROCCTL) && defined(PROC_ASLR_CTL)
 #define ASLR_CTL 1
@@ -37,6 +38,8 @@ bool ti_os_has(enum ti_os_feature f)
 {
 	switch (f) {
 	case TI_OS_AFFINITY:
+		return false;
+	case TI_OS_PIDFD_EXIT:
 		return false;
 	case TI_OS_NO_ASLR:
 #ifdef ASLR_CTL
@@ -228,4 +231,21 @@ void ti_os_envcheck(const struct ti_envcheck_opts *o, const struct ti_cpuset *cp
 	it = ti_env_add(items, n, "cpu", TI_VERDICT_UNKNOWN);
 	snprintf(it->value, sizeof it->value, "frequency, SMT, isolation: not known on this "
 					      "system (%s build)", ti_os_name());
+}
+
+int ti_os_pidfd_self(void)
+{
+	return -ENOSYS;
+}
+
+int ti_os_pidfd_exit(int pidfd, int *wstatus)
+{
+	(void)pidfd;
+	(void)wstatus;
+	return -ENOSYS;
+}
+
+int ti_os_anon_file(const char *name)
+{
+	return ti_anon_tmpfile(name);
 }

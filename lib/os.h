@@ -24,6 +24,7 @@ const char *ti_os_name(void);
 enum ti_os_feature {
 	TI_OS_AFFINITY,		/* --cpu: run on chosen CPUs */
 	TI_OS_NO_ASLR,		/* --no-aslr: no address space randomisation */
+	TI_OS_PIDFD_EXIT,	/* ti_os_pidfd_exit: a non-child's wait status */
 };
 bool ti_os_has(enum ti_os_feature f);
 
@@ -89,6 +90,21 @@ uint64_t ti_os_maxrss_bytes(long ru_maxrss);
  * (Linux's /proc/PID/fd/N, reached through /dev/stdout or /dev/fd/N):
  * such a link is written through, never replaced. */
 bool ti_os_fd_link(const char *link);
+
+/* A descriptor for the calling process that outlives it and tells how it
+ * ended (Linux: a pidfd), close-on-exec; or -errno (-ENOSYS without
+ * TI_OS_PIDFD_EXIT).  Async-signal-safe. */
+int ti_os_pidfd_self(void);
+
+/* The wait status of the process of PIDFD (ti_os_pidfd_self), which has
+ * ended and been reaped by its parent, whoever that is, into *WSTATUS.
+ * Returns 0 or -errno (-ESRCH: not ended yet; -ENOSYS). */
+int ti_os_pidfd_exit(int pidfd, int *wstatus);
+
+/* An anonymous read-write file, close-on-exec, that leaves nothing in the
+ * file system (Linux: memfd_create; else a temporary file in TMPDIR,
+ * removed at once).  Returns its descriptor or -errno. */
+int ti_os_anon_file(const char *name);
 
 /* The system's noise checks (lib/envcheck.h) for CPUS, appended to ITEMS
  * with ti_env_add. */

@@ -15,9 +15,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -31,10 +33,13 @@
 
 /* Messages on the child's status pipe (close-on-exec: at exec it closes):
  * limit and ASLR warnings, then at most one failure. */
-enum stage { ST_LIMIT, ST_REDIRECT, ST_CHDIR, ST_EXEC, ST_ASLR };
+enum stage { ST_LIMIT, ST_REDIRECT, ST_CHDIR, ST_EXEC, ST_ASLR,
+	     ST_START,	/* the exec helper runs: VALUE its pid (the group) */
+	     ST_EXIT };	/* fork mode: VALUE the command's wait status, EXTRA ru_maxrss */
 struct status_msg {
 	int stage;
 	int value;	/* errno, or the limit index for ST_LIMIT */
+	long extra;
 };
 
 /* State shared with the signal handlers. */
@@ -185,9 +190,29 @@ const char *ti_limit_name(enum ti_limit l)
 
 static void tell(int fd, int stage, int value)
 {
-	struct status_msg m = { stage, value };
+	struct status_msg m = { stage, value, 0 };
 	ssize_t rc = write(fd, &m, sizeof m);
 	(void)rc;
+}
+
+/* A process group of its own, the default disposition for the signals in
+ * RESET (NULL: every one) and an empty mask: a vfork child's or the exec
+ * helper's start. */
+static void default_signals(const sigset_t *reset)
+{
+	sigset_t none;
+
+	for (int s = 1; s < NSIG; s++)
+		if (reset ? sigismember(reset, s) == 1 : s != SIGKILL && s != SIGSTOP)
+			signal(s, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static void own_group_and_signals(const sigset_t *reset)
+{
+	setpgid(0, 0);
+	default_signals(reset);
 }
 
 /* The child between vfork and exec.  It shares timeit's memory while timeit
@@ -196,19 +221,13 @@ static void tell(int fd, int stage, int value)
 static __attribute__((noreturn)) void child(const struct ti_plan *plan,
 					    const struct ti_child *ch)
 {
-	sigset_t none;
 	int err;
 
-	setpgid(0, 0);
 	/* Default dispositions and an empty mask, whatever timeit inherited.
 	 * Only the ignored signals in RESET need it: they survive exec.
 	 * timeit's handlers do not (exec resets them), and one that runs here
 	 * once the mask is cleared acts as the default would (in_child). */
-	for (int s = 1; s < NSIG; s++)
-		if (sigismember(&ch->reset, s) == 1)
-			signal(s, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	own_group_and_signals(&ch->reset);
 
 	/* A shared stdout/stderr file arrives as one fd in both slots. */
 	for (int i = 0; i < 3; i++) {
@@ -307,7 +326,7 @@ static void undo_redirects(int redir[3], char *created[3])
 }
 
 static int open_redirects(const struct ti_plan *plan, int redir[3], char *created[3],
-			  struct ti_failure *f)
+			  struct ti_failure *f, bool truncate)
 {
 	redir[0] = redir[1] = redir[2] = -1;
 	created[0] = created[1] = created[2] = NULL;
@@ -357,6 +376,10 @@ static int open_redirects(const struct ti_plan *plan, int redir[3], char *create
 			}
 		}
 	}
+	/* Through a wrapper, the exec helper truncates them once the wrapper
+	 * is known to run the command (ti_spawn_helper). */
+	if (!truncate)
+		return 0;
 	if (truncate_output(redir[1]) < 0) {
 		f->what = plan->redirect_stdout;
 		goto fail;
@@ -467,6 +490,23 @@ static int open_dir(const struct ti_plan *plan, struct ti_os_dir *dir, struct ti
 
 static void arm_timeout(uint64_t seconds);
 
+/* Block the stop signals and SIGALRM until the child's pid is known to the
+ * handlers, and make *OLD the mask to run with: the caller's, but with
+ * those unblocked even when timeit was started with them blocked (the
+ * mask is inherited), else it would ignore its timeout and every
+ * SIGINT/SIGTERM/SIGHUP for the whole run. */
+static void block_until_started(sigset_t *old)
+{
+	sigset_t block;
+
+	ti_spawn_stop_set(&block);
+	sigaddset(&block, SIGALRM);
+	sigprocmask(SIG_BLOCK, &block, old);
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&block, s) == 1)
+			sigdelset(old, s);
+}
+
 const char ti_spawn_timed_out[] = "timeout";
 const char ti_spawn_stopped[] = "stop signal";
 
@@ -477,7 +517,7 @@ const char ti_spawn_stopped[] = "stop signal";
  * restarts) and the run with F->what ti_spawn_timed_out or
  * ti_spawn_stopped. */
 static int open_redirects_waiting(const struct ti_plan *plan, int redir[3], char *created[3],
-				  struct ti_failure *f)
+				  struct ti_failure *f, bool wrapped)
 {
 	static const struct itimerval off;
 	sigset_t wake, old;
@@ -488,7 +528,7 @@ static int open_redirects_waiting(const struct ti_plan *plan, int redir[3], char
 	sigprocmask(SIG_UNBLOCK, &wake, &old);
 	if (plan->timeout_s)
 		arm_timeout(plan->timeout_s);
-	rc = open_redirects(plan, redir, created, f);
+	rc = open_redirects(plan, redir, created, f, !wrapped);
 	if (plan->timeout_s)
 		setitimer(ITIMER_REAL, &off, NULL);
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -499,14 +539,15 @@ static int open_redirects_waiting(const struct ti_plan *plan, int redir[3], char
 	return rc;
 }
 
-int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
-		   struct ti_failure *f)
+static int start(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
+		 struct ti_failure *f, bool wrapped)
 {
-	char *created[3];
+	char **created = ch->created;
 	int st[2];
 
 	ch->pid = -1;
 	ch->status_fd = ch->status_wfd = -1;
+	ch->pidfd = -1;
 	ch->dir.fd = -1;
 	for (int i = 0; i < 3; i++)
 		ch->redir[i] = -1;
@@ -517,19 +558,36 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 	child_pgid = 0;
 	timed_out = 0;
 	install_handlers();
-	if (open_redirects_waiting(plan, ch->redir, created, f) < 0) {
+	ch->wrapped = wrapped;
+	if (open_redirects_waiting(plan, ch->redir, created, f, wrapped) < 0) {
 		ti_os_dir_close(&ch->dir);
 		return -1;
 	}
-	if (ti_pipe_cloexec(st) < 0) {
-		f->what = "pipe";
+	/* The wrapper's own stdout and stderr are not the command's: the
+	 * helper gets timeit's where there is no redirect. */
+	ch->trunc = (plan->redirect_stdout ? 1 : 0) | (plan->redirect_stderr ? 2 : 0);
+	for (int i = 1; wrapped && i < 3; i++) {
+		if (ch->redir[i] < 0 && (ch->redir[i] = fcntl(i, F_DUPFD_CLOEXEC, 3)) < 0) {
+			f->what = "dup";
+			f->err = errno;
+			undo_redirects(ch->redir, created);
+			ti_os_dir_close(&ch->dir);
+			return -1;
+		}
+	}
+	if (wrapped ? socketpair(AF_UNIX, SOCK_STREAM, 0, st) < 0 ||
+		      fcntl(st[0], F_SETFD, FD_CLOEXEC) < 0 || fcntl(st[1], F_SETFD, FD_CLOEXEC) < 0
+		    : ti_pipe_cloexec(st) < 0) {
+		f->what = wrapped ? "socketpair" : "pipe";
 		f->err = errno;
 		undo_redirects(ch->redir, created);
 		ti_os_dir_close(&ch->dir);
 		return -1;
 	}
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; !wrapped && i < 3; i++) {
 		free(created[i]);
+		created[i] = NULL;
+	}
 	ch->status_fd = st[0];
 	ch->status_wfd = st[1];
 	prepare_limits(plan, ch, r);
@@ -550,6 +608,18 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
 	return 0;
 }
 
+int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
+		   struct ti_failure *f)
+{
+	return start(plan, ch, r, f, false);
+}
+
+int ti_spawn_start_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
+			   struct ti_failure *f)
+{
+	return start(plan, ch, r, f, true);
+}
+
 static void arm_timeout(uint64_t seconds)
 {
 	struct itimerval it;
@@ -563,56 +633,78 @@ static void arm_timeout(uint64_t seconds)
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
+/* One of the child's messages into R: a limit or ASLR warning, a set-up
+ * or exec failure. */
+static void take_message(const struct status_msg *m, struct ti_record *r)
+{
+	switch (m->stage) {
+	case ST_LIMIT:
+		if (m->value >= 0 && m->value < TI_LIMIT_COUNT)
+			r->limit_failed[m->value] = true;
+		break;
+	case ST_ASLR:
+		r->no_aslr_errno = m->value;
+		break;
+	case ST_EXEC:
+		r->end = TI_END_EXEC_FAILED;
+		r->setup_errno = m->value;
+		r->setup_what = "execvp";
+		break;
+	default:
+		r->end = TI_END_SETUP_FAILED;
+		r->setup_errno = m->value;
+		r->setup_what = m->stage == ST_CHDIR ? "chdir" : "redirect";
+	}
+}
+
 /* Read the child's messages: limit warnings, then a set-up or exec failure. */
 static void read_status(int fd, struct ti_record *r)
 {
 	struct status_msg m;
 	ssize_t got;
 
-	while ((got = read(fd, &m, sizeof m)) == (ssize_t)sizeof m || (got < 0 && errno == EINTR)) {
-		if (got < 0)
-			continue;
-		switch (m.stage) {
-		case ST_LIMIT:
-			if (m.value >= 0 && m.value < TI_LIMIT_COUNT)
-				r->limit_failed[m.value] = true;
-			break;
-		case ST_ASLR:
-			r->no_aslr_errno = m.value;
-			break;
-		case ST_EXEC:
-			r->end = TI_END_EXEC_FAILED;
-			r->setup_errno = m.value;
-			r->setup_what = "execvp";
-			break;
-		default:
-			r->end = TI_END_SETUP_FAILED;
-			r->setup_errno = m.value;
-			r->setup_what = m.stage == ST_CHDIR ? "chdir"
-				      : "redirect";
-		}
+	while ((got = read(fd, &m, sizeof m)) == (ssize_t)sizeof m || (got < 0 && errno == EINTR))
+		if (got > 0)
+			take_message(&m, r);
+}
+
+/* How the command ended, from its wait status WS (HAVE: known).  A
+ * timeout or a stop signal is what ended it only when the SIGKILL it sent
+ * did: one that came after the command exited on its own (while wait4
+ * returned) leaves the command's own status. */
+static void set_end(struct ti_record *r, bool have, int ws)
+{
+	/* Without its status the command's group was killed (fork mode:
+	 * the helper with it) or it is the wrapper's exit status. */
+	bool killed = have ? WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL : timed_out || stop_signal;
+
+	if (r->end == TI_END_SETUP_FAILED || r->end == TI_END_EXEC_FAILED) {
+		/* keep it */
+	} else if (timed_out && killed) {
+		r->end = TI_END_TIMEOUT;
+	} else if (stop_signal && killed) {
+		r->end = TI_END_INTERRUPTED;
+		r->stop_signal = stop_signal;
+	} else if (have && WIFSIGNALED(ws)) {
+		r->end = TI_END_SIGNALED;
+		r->term_signal = WTERMSIG(ws);
+	} else {
+		r->end = TI_END_EXITED;
+		r->exit_code = WEXITSTATUS(ws);
 	}
+	ti_record_set_status(r);
 }
 
 int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
 		 struct ti_failure *f)
 {
 	static const struct itimerval off;
-	sigset_t block, old;
+	sigset_t old;
 	int wstatus = 0, err;
 	pid_t got;
 	uint64_t tsc0, tsc1;
 
-	/* Signals wait until the child's pid is known to the handlers. */
-	ti_spawn_stop_set(&block);
-	sigaddset(&block, SIGALRM);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	/* ... and are unblocked afterwards even when timeit was started with
-	 * them blocked (the mask is inherited): else it would ignore its
-	 * timeout and every SIGINT/SIGTERM/SIGHUP for the whole run. */
-	for (int s = 1; s < NSIG; s++)
-		if (sigismember(&block, s) == 1)
-			sigdelset(&old, s);
+	block_until_started(&old);
 	if (plan->timeout_s)
 		arm_timeout(plan->timeout_s);
 	r->start_realtime_ns = ti_clock_real_ns();
@@ -673,25 +765,7 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 	read_status(ch->status_fd, r);
 	close_fd(&ch->status_fd);
 
-	/* A timeout or a stop signal is what ended the command only when the
-	 * SIGKILL it sent did: one that came after the command exited on its
-	 * own (while wait4 returned) leaves the command's own status. */
-	bool killed = WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL;
-	if (r->end == TI_END_SETUP_FAILED || r->end == TI_END_EXEC_FAILED) {
-		/* keep it */
-	} else if (timed_out && killed) {
-		r->end = TI_END_TIMEOUT;
-	} else if (stop_signal && killed) {
-		r->end = TI_END_INTERRUPTED;
-		r->stop_signal = stop_signal;
-	} else if (WIFSIGNALED(wstatus)) {
-		r->end = TI_END_SIGNALED;
-		r->term_signal = WTERMSIG(wstatus);
-	} else {
-		r->end = TI_END_EXITED;
-		r->exit_code = WEXITSTATUS(wstatus);
-	}
-	ti_record_set_status(r);
+	set_end(r, true, wstatus);
 	return 0;
 }
 
@@ -716,4 +790,364 @@ void ti_record_set_status(struct ti_record *r)
 		r->status = TI_STATUS_INTERNAL;
 		break;
 	}
+}
+
+/* ---- runs through a wrapper: the exec helper and its parent ---- */
+
+/* The helper's flags in its spec. */
+enum { HELP_TRUNC_OUT = 1, HELP_TRUNC_ERR = 2, HELP_FORK = 4, HELP_PIDFD = 8 };
+
+int ti_spawn_helper_spec(const struct ti_child *ch, bool fork_mode, char *out, size_t len)
+{
+	int flags = (ch->trunc & 1 ? HELP_TRUNC_OUT : 0) | (ch->trunc & 2 ? HELP_TRUNC_ERR : 0);
+	size_t n;
+
+	if (fork_mode)
+		flags |= HELP_FORK;
+	else if (ti_os_has(TI_OS_PIDFD_EXIT))
+		flags |= HELP_PIDFD;
+	n = (size_t)snprintf(out, len, "ti1:%d:%d:%d:%d:%d:%d", ch->status_wfd, ch->redir[0],
+			     ch->redir[1], ch->redir[2], ch->dir.fd, flags);
+	for (int l = 0; l < TI_LIMIT_COUNT && n < len; l++) {
+		if (ch->lim_set[l])
+			n += (size_t)snprintf(out + n, len - n, ":%llu",
+					      (unsigned long long)ch->lim[l].rlim_max);
+		else
+			n += (size_t)snprintf(out + n, len - n, ":-");
+	}
+	return n < len ? 0 : -ENAMETOOLONG;
+}
+
+/* The spec's numbers: 6 descriptors and flags, then the limits. */
+struct helper_spec {
+	int fd[6];		/* channel, stdin, stdout, stderr, directory; flags */
+	bool lim_set[TI_LIMIT_COUNT];
+	rlim_t lim[TI_LIMIT_COUNT];
+};
+
+static int parse_spec(const char *s, struct helper_spec *h)
+{
+	char *end;
+
+	if (strncmp(s, "ti1:", 4) != 0)
+		return -1;
+	s += 4;
+	for (int i = 0; i < 6; i++) {
+		long v = strtol(s, &end, 10);
+		if (end == s || *end != ':' || v < -1 || v > 1 << 20)
+			return -1;
+		h->fd[i] = (int)v;
+		s = end + 1;
+	}
+	for (int l = 0; l < TI_LIMIT_COUNT; l++) {
+		h->lim_set[l] = *s != '-';
+		if (h->lim_set[l]) {
+			h->lim[l] = (rlim_t)strtoull(s, &end, 10);
+			if (end == s)
+				return -1;
+			s = end;
+		} else {
+			s++;
+		}
+		if (*s != (l + 1 < TI_LIMIT_COUNT ? ':' : '\0'))
+			return -1;
+		s += *s == ':';
+	}
+	return h->fd[0] >= 0 ? 0 : -1;
+}
+
+/* ST_START for the command PID (its group), with its pidfd (fd -1: none)
+ * attached. */
+static void tell_start(int sock, pid_t pid, int pidfd)
+{
+	struct status_msg m = { ST_START, (int)pid, 0 };
+	struct iovec io = { &m, sizeof m };
+	union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } cb;
+	struct msghdr mh;
+
+	memset(&mh, 0, sizeof mh);
+	memset(&cb, 0, sizeof cb);
+	mh.msg_iov = &io;
+	mh.msg_iovlen = 1;
+	if (pidfd >= 0) {
+		mh.msg_control = cb.b;
+		mh.msg_controllen = sizeof cb.b;
+		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &pidfd, sizeof pidfd);
+	}
+	while (sendmsg(sock, &mh, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* The helper's set-up, in ti_spawn_run's child's order: its own group,
+ * default signals, the redirects (truncated now that the wrapper runs),
+ * the limits, the directory.  Returns 0 or the status to exit with. */
+static int helper_setup(const struct helper_spec *h, const char *dir)
+{
+	const int sock = h->fd[0], flags = h->fd[5];
+	int err;
+	for (int i = 0; i < 3; i++) {
+		int fd = h->fd[1 + i];
+		if (fd < 0)
+			continue;
+		if (dup2(fd, i) < 0 ||
+		    (i > 0 && (flags & (i == 1 ? HELP_TRUNC_OUT : HELP_TRUNC_ERR)) &&
+		     truncate_output(i) < 0)) {
+			tell(sock, ST_REDIRECT, errno);
+			return TI_STATUS_INTERNAL;
+		}
+	}
+	for (int i = 1; i <= 3; i++) {
+		bool again = false;
+		for (int j = 1; j < i; j++)
+			again |= h->fd[j] == h->fd[i];
+		if (h->fd[i] > 2 && !again)
+			close(h->fd[i]);
+	}
+	for (int l = 0; l < TI_LIMIT_COUNT; l++) {
+		struct rlimit rl = { h->lim[l], h->lim[l] };
+		if (h->lim_set[l] && setrlimit(rlimit_resource[l], &rl) < 0)
+			tell(sock, ST_LIMIT, l);
+	}
+	if (dir && *dir && (h->fd[4] >= 0 ? fchdir(h->fd[4]) : chdir(dir)) < 0) {
+		err = errno;
+		tell(sock, ST_CHDIR, err);
+		return TI_STATUS_INTERNAL;
+	}
+	return 0;
+}
+
+/* Fork mode: the command is the helper's child, in a group of its own,
+ * whose status and rusage the helper tells. */
+static int helper_fork(int sock, const char *file, char *const argv[])
+{
+	struct rusage ru;
+	int ws = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setpgid(0, 0);
+		execvp(file, argv);
+		tell(sock, ST_EXEC, errno);
+		_exit(errno == ENOENT || errno == ENOTDIR ? TI_STATUS_NOT_FOUND
+							  : TI_STATUS_CANNOT_EXEC);
+	}
+	if (pid < 0) {
+		tell(sock, ST_EXEC, errno);
+		return TI_STATUS_INTERNAL;
+	}
+	/* Both sides set the group, so that it exists before timeit hears
+	 * of it, whichever runs first. */
+	setpgid(pid, pid);
+	tell_start(sock, pid, -1);
+	while (wait4(pid, &ws, 0, &ru) < 0)
+		if (errno != EINTR)
+			return TI_STATUS_INTERNAL;
+	struct status_msg m = { ST_EXIT, ws, ru.ru_maxrss };
+	ssize_t wr = write(sock, &m, sizeof m);
+	(void)wr;
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : TI_STATUS_SIGNALED + WTERMSIG(ws);
+}
+
+int ti_spawn_helper(const char *spec, const char *dir, const char *file, char *const argv[])
+{
+	struct helper_spec h;
+	int rc, sock, flags;
+
+	if (parse_spec(spec, &h) < 0)
+		return -1;
+	sock = h.fd[0];
+	flags = h.fd[5];
+	if (h.fd[4] >= 0)
+		fcntl(h.fd[4], F_SETFD, FD_CLOEXEC);
+	fcntl(sock, F_SETFD, FD_CLOEXEC);
+	if (flags & HELP_FORK) {
+		/* Signals and set-up are inherited by the command; the group
+		 * is its own. */
+		default_signals(NULL);
+		if ((rc = helper_setup(&h, dir)) != 0)
+			return rc;
+		if (h.fd[4] >= 0)
+			close(h.fd[4]);
+		return helper_fork(sock, file, argv);
+	}
+	/* The run starts here: its timeout counts from now, and a set-up
+	 * failure is the command's, not the wrapper's.  The group first: a
+	 * stop signal kills it as soon as timeit knows it. */
+	own_group_and_signals(NULL);
+	int pidfd = flags & HELP_PIDFD ? ti_os_pidfd_self() : -1;
+	tell_start(sock, getpid(), pidfd);
+	if (pidfd >= 0)
+		close(pidfd);
+	if ((rc = helper_setup(&h, dir)) != 0)
+		return rc;
+	if (h.fd[4] >= 0)
+		close(h.fd[4]);
+	execvp(file, argv);
+	tell(sock, ST_EXEC, errno);
+	return errno == ENOENT || errno == ENOTDIR ? TI_STATUS_NOT_FOUND : TI_STATUS_CANNOT_EXEC;
+}
+
+void ti_spawn_abort(struct ti_child *ch)
+{
+	close_fd(&ch->status_fd);
+	close_fd(&ch->status_wfd);
+	undo_redirects(ch->redir, ch->created);
+	ti_os_dir_close(&ch->dir);
+}
+
+/* One message from the helper, with the pidfd it may carry into *PIDFD.
+ * Returns 1, 0 at the end, -1 on an error (EINTR: a signal came). */
+static int recv_status(int fd, struct status_msg *m, int *pidfd)
+{
+	union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } cb;
+	struct iovec io = { m, sizeof *m };
+	struct msghdr mh;
+	ssize_t got;
+
+	memset(&mh, 0, sizeof mh);
+	mh.msg_iov = &io;
+	mh.msg_iovlen = 1;
+	mh.msg_control = cb.b;
+	mh.msg_controllen = sizeof cb.b;
+	got = recvmsg(fd, &mh, MSG_WAITALL | MSG_CMSG_CLOEXEC);
+	if (got <= 0)
+		return got < 0 ? -1 : 0;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+			memcpy(pidfd, CMSG_DATA(c), sizeof *pidfd);
+	return got == (ssize_t)sizeof *m ? 1 : 0;
+}
+
+/* The vfork child that becomes the wrapper: a group of its own (a
+ * terminal's ^C is timeit's to handle), the helper's descriptors kept
+ * across exec, the wrapper's stderr.  *EXEC_ERRNO tells a failed exec
+ * (vfork: the parent's memory). */
+static __attribute__((noreturn)) void wrapper_child(const struct ti_child *ch,
+						    const struct ti_wrap *w,
+						    volatile int *exec_errno)
+{
+	own_group_and_signals(&ch->reset);
+	if (w->out_fd >= 0)
+		dup2(w->out_fd, STDOUT_FILENO);
+	if (w->err_fd >= 0)
+		dup2(w->err_fd, STDERR_FILENO);
+	fcntl(ch->status_wfd, F_SETFD, 0);
+	for (int i = 0; i < 3; i++)
+		if (ch->redir[i] >= 0)
+			fcntl(ch->redir[i], F_SETFD, 0);
+	if (ch->dir.fd >= 0)
+		fcntl(ch->dir.fd, F_SETFD, 0);
+	execve(w->argv[0], w->argv, w->envp);
+	*exec_errno = errno;
+	_exit(TI_STATUS_NOT_FOUND);
+}
+
+/* Read the helper's messages until the wrapper and the helper are gone.
+ * The timeout starts at ST_START; a stop signal before it kills the
+ * command as soon as its group is known. */
+static void read_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct ti_wrap *w,
+			 struct ti_record *r, int *cmd_ws)
+{
+	struct status_msg m;
+	int rc;
+
+	while ((rc = recv_status(ch->status_fd, &m, &ch->pidfd)) != 0) {
+		if (rc < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		/* Any word from the helper: perf ran it. */
+		if (!w->started)
+			r->start_ns = ti_clock_mono_ns();
+		w->started = true;
+		switch (m.stage) {
+		case ST_START:
+			if (m.value <= 0 || r->pid > 0)
+				break;
+			r->pid = m.value;
+			child_pgid = m.value;
+			if (plan->timeout_s)
+				arm_timeout(plan->timeout_s);
+			if (stop_signal)
+				kill(-m.value, SIGKILL);
+			break;
+		case ST_EXIT:
+			w->have_status = true;
+			*cmd_ws = m.value;
+			r->ru.ru_maxrss = m.extra;
+			break;
+		default:
+			take_message(&m, r);
+		}
+	}
+	r->end_ns = ti_clock_mono_ns();
+}
+
+
+int ti_spawn_run_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct ti_wrap *w,
+			 struct ti_record *r, struct ti_failure *f)
+{
+	static const struct itimerval off;
+	static volatile int exec_errno;
+	sigset_t old;
+	int wstatus = 0, ws = 0;
+	pid_t pid, got;
+
+	w->started = w->have_status = false;
+	w->exec_errno = 0;
+	ch->pidfd = -1;
+	block_until_started(&old);
+	r->start_realtime_ns = ti_clock_real_ns();
+	exec_errno = 0;
+	pid = vfork();
+	if (pid == 0)
+		wrapper_child(ch, w, &exec_errno);
+	if (pid < 0) {
+		f->what = "vfork";
+		f->err = errno;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return -1;
+	}
+	close_fd(&ch->status_wfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	read_wrapped(plan, ch, w, r, &ws);
+	while ((got = wait4(pid, &wstatus, 0, NULL)) < 0 && errno == EINTR)
+		;
+	r->end_realtime_ns = ti_clock_real_ns();
+	setitimer(ITIMER_REAL, &off, NULL);
+	/* Reap what is left of the command's group (never pid 0: that
+	 * would be timeit's own group). */
+	if (r->pid > 0)
+		kill(-r->pid, SIGKILL);
+	child_pgid = 0;
+	close_fd(&ch->status_fd);
+	for (int i = 0; i < 3; i++)
+		close_fd(&ch->redir[i]);
+	ti_os_dir_close(&ch->dir);
+	/* A wrapper that ran nothing leaves them to ti_spawn_abort. */
+	for (int i = 0; w->started && i < 3; i++) {
+		free(ch->created[i]);
+		ch->created[i] = NULL;
+	}
+	w->exec_errno = exec_errno;
+	w->wstatus = got == pid ? wstatus : 0;
+	/* The command's status: the helper's word (fork mode), the pidfd's,
+	 * or what the wrapper passes on (perf: the exit code, 0 for a
+	 * signal). */
+	if (!w->have_status && ch->pidfd >= 0)
+		w->have_status = ti_os_pidfd_exit(ch->pidfd, &ws) == 0;
+	close_fd(&ch->pidfd);
+	if (!w->started)
+		return 0;
+	if (!w->have_status)
+		ws = (WIFEXITED(w->wstatus) ? WEXITSTATUS(w->wstatus) : 0) << 8;
+	r->maxrss_bytes = ti_os_maxrss_bytes(r->ru.ru_maxrss);
+	r->real_s = (double)(r->end_ns - r->start_ns) / 1e9;
+	set_end(r, w->have_status, ws);
+	return 0;
 }

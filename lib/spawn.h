@@ -31,6 +31,10 @@ struct ti_child {
 	bool lim_set[TI_LIMIT_COUNT];		/* for these limits */
 	const char *file;	/* what the child executes: PATH or argv[0] */
 	char path[PATH_MAX];	/* the command found in PATH */
+	bool wrapped;		/* ti_spawn_start_wrapped */
+	char *created[3];	/* wrapped: the redirect files it created */
+	int pidfd;		/* wrapped: the helper's pidfd, or -1 */
+	int trunc;		/* wrapped: 1 stdout, 2 stderr are redirect files */
 };
 
 /* Prepare a run: move timeit onto the --cpu CPUs (the child inherits
@@ -50,6 +54,54 @@ int ti_spawn_start(const struct ti_plan *plan, struct ti_child *ch, struct ti_re
  * in (vfork or wait failed). */
 int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
 		 struct ti_failure *f);
+
+/* Runs through a wrapper that starts the command itself (timeit-perf:
+ * perf stat), with an exec helper as the wrapper's command: the helper
+ * (ti_spawn_helper, in a process the wrapper started) sets itself up as
+ * ti_spawn_run's child does, then executes the command in its own place,
+ * so the wrapper's workload is one process.
+ *
+ * ti_spawn_start_wrapped prepares as ti_spawn_start does, but the redirect
+ * files are not truncated yet (the helper does it: a wrapper that cannot
+ * run leaves them as they were) and the channel is a socket. */
+int ti_spawn_start_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct ti_record *r,
+			   struct ti_failure *f);
+
+/* The helper's instructions for CH (one word, for the wrapper's command
+ * line) into OUT; FORK_MODE: the helper forks the command and waits for
+ * it, to send its wait status and peak RSS (where the system cannot tell
+ * a non-child's status, or for --report-maxrss).  Returns 0, or -ENAMETOOLONG. */
+int ti_spawn_helper_spec(const struct ti_child *ch, bool fork_mode, char *out, size_t len);
+
+/* In the helper: follow SPEC (ti_spawn_helper_spec; DIR the --chdir path,
+ * or NULL) and execute FILE with ARGV.  Returns only when that failed,
+ * with the status to exit with (it was told on the channel), or, fork
+ * mode, when the command ended, with its status; -1 when SPEC is not one. */
+int ti_spawn_helper(const char *spec, const char *dir, const char *file, char *const argv[]);
+
+/* The wrapper's side of a run. */
+struct ti_wrap {
+	char *const *argv;	/* the wrapper's command line (execvp), the helper in it */
+	char *const *envp;	/* its environment */
+	int out_fd, err_fd;	/* its stdout and stderr, or -1: timeit's */
+	bool started;		/* out: the helper ran (the wrapper could start it) */
+	bool have_status;	/* out: R's end is the command's, not guessed */
+	int wstatus;		/* out: the wrapper's wait status */
+	int exec_errno;		/* out: the wrapper could not be executed (errno), or 0 */
+};
+
+/* Start W's wrapper and wait for it: the timeout counts from the helper's
+ * start, and the stop signals and the timeout kill the command's group
+ * (the wrapper lives on to report).  Fills R's end (R->status), real_s
+ * (helper start to wrapper end), ru_maxrss in fork mode, and W.  Returns
+ * 0, or -1 with F filled in; when W->started is false nothing ran and the
+ * redirect files are as they were (ti_spawn_abort undoes them). */
+int ti_spawn_run_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct ti_wrap *w,
+			 struct ti_record *r, struct ti_failure *f);
+
+/* A wrapped start that ran nothing: close CH's descriptors and remove
+ * the redirect files it created. */
+void ti_spawn_abort(struct ti_child *ch);
 
 /* F->what of ti_spawn_start when the timeout or a stop signal came while
  * it waited to open a redirect (a FIFO): the command never ran. */

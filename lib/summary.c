@@ -44,7 +44,7 @@ static bool noise_flags(const struct ti_summary *s, int arg, uint64_t *v)
 {
 	(void)arg;
 	*v = s->noise_flags;
-	return true;
+	return !s->no_noise_screen;
 }
 
 static bool valgrind_instructions(const struct ti_summary *s, int arg, uint64_t *v)

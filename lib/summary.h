@@ -75,6 +75,7 @@ struct ti_summary {
 	unsigned noise_flags;			/* TI_NOISE_* of every run (lib/noise.h) */
 	const struct ti_vgcount_result *vg;	/* the --count-instructions run, or NULL */
 	bool report_maxrss;
+	bool no_noise_screen;			/* no noise-flags line (timeit-perf has none) */
 };
 
 /* The summary file: the reference's lines (exit, real, user, sys, maxrss)

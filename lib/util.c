@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -42,4 +44,24 @@ int ti_pipe_cloexec(int fd[2])
 	}
 	return 0;
 #endif
+}
+
+int ti_anon_tmpfile(const char *name)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	snprintf(path, sizeof path, "%s/%s.XXXXXX", dir, name);
+	if ((fd = mkstemp(path)) < 0)
+		return -errno;
+	unlink(path);
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
 }

@@ -14,4 +14,8 @@ int ti_parse_u64(const char *s, uint64_t *out);
  * pipe; timeit has no other thread).  Returns 0, or -1 with errno set. */
 int ti_pipe_cloexec(int fd[2]);
 
+/* A temporary file in TMPDIR (or /tmp) named NAME.XXXXXX, removed at once,
+ * close-on-exec: its descriptor, or -errno (ti_os_anon_file's fallback). */
+int ti_anon_tmpfile(const char *name);
+
 #endif

@@ -609,20 +609,143 @@ static void cache_option(char *buf, size_t len, enum ti_vgcount_level l,
 		 (unsigned long long)c->line);
 }
 
+/* The count run's plan: valgrind's command line around the command's, the
+ * measured run's limits and timeout, its output into DIR.  ARGV (malloc'd)
+ * holds the words; *VP points into it and into the caller's buffers. */
+struct count_plan {
+	char outopt[PATH_MAX + 64], logopt[PATH_MAX + 64];
+	char out_path[PATH_MAX + 16], err_path[PATH_MAX + 16];
+	char cacheopt[TI_VG_NLEVELS][80];
+	char **argv;
+	struct ti_plan vp;
+};
+
+static int plan_count_run(struct count_plan *cp, const char *dir, const struct ti_plan *plan,
+			  const struct ti_vgcount_opts *o, struct ti_vgcount_result *res)
+{
+	const char *fixed[4 + TI_VG_NLEVELS + 3];
+	size_t nfixed = 0, argc = 0;
+
+	fixed[nfixed++] = res->valgrind;
+	fixed[nfixed++] = "--tool=cachegrind";
+	fixed[nfixed++] = o->cache_sim ? "--cache-sim=yes" : "--cache-sim=no";
+	fixed[nfixed++] = o->cache_sim ? "--branch-sim=yes" : "--branch-sim=no";
+	for (int l = 0; o->cache_sim && l < TI_VG_NLEVELS; l++) {
+		if (!o->cache[l].size)
+			continue;
+		cache_option(cp->cacheopt[l], sizeof cp->cacheopt[l], (enum ti_vgcount_level)l,
+			     &o->cache[l]);
+		fixed[nfixed++] = cp->cacheopt[l];
+	}
+	fixed[nfixed++] = "--trace-children=yes";
+	fixed[nfixed++] = cp->outopt;
+	fixed[nfixed++] = cp->logopt;
+	while (plan->argv[argc])
+		argc++;
+	if (!(cp->argv = calloc(nfixed + argc + 1, sizeof *cp->argv))) {
+		res->what = "malloc";
+		res->err = ENOMEM;
+		return -1;
+	}
+	snprintf(cp->outopt, sizeof cp->outopt, "--cachegrind-out-file=%s/cg.%%p", dir);
+	/* Valgrind's own messages go to files of their own, never into the
+	 * command's output. */
+	snprintf(cp->logopt, sizeof cp->logopt, "--log-file=%s/log.%%p", dir);
+	for (size_t i = 0; i < nfixed; i++)
+		cp->argv[i] = (char *)fixed[i];
+	for (size_t i = 0; i < argc; i++)
+		cp->argv[nfixed + i] = plan->argv[i];
+	cp->vp = *plan;
+	cp->vp.argv = cp->argv;
+
+	/* The measured run's output files stay its own: this run writes into
+	 * regular files in the private directory (not /dev/null, which some
+	 * programs detect and skip work for).  Unredirected stdin was the
+	 * measured run's to consume: this run reads /dev/null. */
+	snprintf(cp->out_path, sizeof cp->out_path, "%s/stdout", dir);
+	snprintf(cp->err_path, sizeof cp->err_path, "%s/stderr", dir);
+	if (!plan->redirect_input)
+		cp->vp.redirect_input = "/dev/null";
+	cp->vp.redirect_stdout = cp->out_path;
+	cp->vp.redirect_stderr = plan->redirect_stderr && plan->redirect_stdout &&
+				 strcmp(plan->redirect_stderr, plan->redirect_stdout) == 0
+				 ? cp->out_path : cp->err_path;
+	/* Every limit is the measured run's: the count never costs more CPU
+	 * time, memory or files than the user allowed the command. */
+	cp->vp.timeout_s = o->timeout_s;
+	return 0;
+}
+
+/* Run the count into R; 0 when it ran to an end worth reading (exited,
+ * or killed by a signal that is not the CPU limit), else RES->rc. */
+static int run_count(const struct ti_plan *vp, struct ti_record *r, struct ti_vgcount_result *res)
+{
+	struct ti_child ch;
+	struct ti_failure f = { 0 };
+
+	memset(r, 0, sizeof *r);
+	if (ti_spawn_start(vp, &ch, r, &f) < 0 || ti_spawn_run(vp, &ch, r, &f) < 0) {
+		/* A stop signal while a FIFO redirect waited to open. */
+		if (f.what == ti_spawn_stopped)
+			return res->rc = TI_VGCOUNT_INTERRUPTED;
+		if (f.what == ti_spawn_timed_out)
+			return res->rc = TI_VGCOUNT_TIMEOUT;
+		res->what = f.what;
+		res->err = f.err;
+		return res->rc = TI_VGCOUNT_SYSTEM;
+	}
+	res->real_s = r->real_s;
+	res->end = r->end;
+	res->status = r->status;
+	switch (r->end) {
+	case TI_END_SETUP_FAILED:
+		res->what = r->setup_what;
+		res->err = r->setup_errno;
+		return res->rc = TI_VGCOUNT_SYSTEM;
+	case TI_END_EXEC_FAILED:
+		res->what = res->valgrind;
+		res->err = r->setup_errno;
+		return res->rc = TI_VGCOUNT_EXEC;
+	case TI_END_TIMEOUT:
+		return res->rc = TI_VGCOUNT_TIMEOUT;
+	case TI_END_INTERRUPTED:
+		return res->rc = TI_VGCOUNT_INTERRUPTED;
+	case TI_END_SIGNALED:
+		/* RLIMIT_CPU ends a process with SIGXCPU at the soft limit and
+		 * SIGKILL at the hard one (setrlimit(2)); timeit sets both.
+		 * rusage reads a little low against the kernel's own account
+		 * (0.94 s when killed at a limit of 1 s): 80 % of the limit
+		 * tells the limit from another killer. */
+		if (res->limit_cpu && (r->term_signal == SIGKILL || r->term_signal == SIGXCPU) &&
+		    ti_tv_s(r->ru.ru_utime) + ti_tv_s(r->ru.ru_stime) >= (double)res->limit_cpu * 0.8)
+			return res->rc = TI_VGCOUNT_CPU_LIMIT;
+		break;
+	case TI_END_EXITED:
+		break;
+	}
+	return 0;
+}
+
+/* The count of run R, read from cachegrind's files in DIR, when R ended
+ * as the measured run M did: a different end means a different execution,
+ * whose count would not describe the measured run. */
+static int read_count(const char *dir, const struct ti_record *r, const struct ti_record *m,
+		      const struct ti_vgcount_opts *o, struct ti_vgcount_result *res)
+{
+	if (r->end != m->end || r->status != m->status)
+		return res->rc = out_of_memory(dir) ? TI_VGCOUNT_NO_MEMORY : TI_VGCOUNT_STATUS;
+	res->rc = collect(dir, (long)r->pid, res);
+	if (res->rc == 0 && o->cache_sim)
+		res->rc = cache_counts(res);
+	return res->rc;
+}
+
 int ti_vgcount_run(const struct ti_plan *plan, const struct ti_record *m,
 		   const struct ti_vgcount_opts *o, struct ti_vgcount_result *res)
 {
-	char dir[PATH_MAX], outopt[PATH_MAX + 64], logopt[PATH_MAX + 64];
-	char out_path[PATH_MAX + 16], err_path[PATH_MAX + 16];
-	char cacheopt[TI_VG_NLEVELS][80];
-	const char *fixed[4 + TI_VG_NLEVELS + 3];
-	size_t nfixed = 0;
-	struct ti_plan vp = *plan;
-	struct ti_child ch;
+	char dir[PATH_MAX];
+	struct count_plan cp;
 	struct ti_record r;
-	struct ti_failure f = { 0 };
-	char **argv;
-	size_t argc = 0;
 
 	memset(res, 0, sizeof *res);
 	res->timeout_s = o->timeout_s;
@@ -646,117 +769,13 @@ int ti_vgcount_run(const struct ti_plan *plan, const struct ti_record *m,
 		res->err = errno;
 		return res->rc = TI_VGCOUNT_SYSTEM;
 	}
-
-	fixed[nfixed++] = res->valgrind;
-	fixed[nfixed++] = "--tool=cachegrind";
-	fixed[nfixed++] = o->cache_sim ? "--cache-sim=yes" : "--cache-sim=no";
-	fixed[nfixed++] = o->cache_sim ? "--branch-sim=yes" : "--branch-sim=no";
-	for (int l = 0; o->cache_sim && l < TI_VG_NLEVELS; l++) {
-		if (!o->cache[l].size)
-			continue;
-		cache_option(cacheopt[l], sizeof cacheopt[l], (enum ti_vgcount_level)l,
-			     &o->cache[l]);
-		fixed[nfixed++] = cacheopt[l];
-	}
-	fixed[nfixed++] = "--trace-children=yes";
-	fixed[nfixed++] = outopt;
-	fixed[nfixed++] = logopt;
-	while (plan->argv[argc])
-		argc++;
-	if (!(argv = calloc(nfixed + argc + 1, sizeof *argv))) {
+	if (plan_count_run(&cp, dir, plan, o, res) < 0) {
 		rmdir(dir);
-		res->what = "malloc";
-		res->err = ENOMEM;
 		return res->rc = TI_VGCOUNT_SYSTEM;
 	}
-	snprintf(outopt, sizeof outopt, "--cachegrind-out-file=%s/cg.%%p", dir);
-	/* Valgrind's own messages go to files of their own, never into the
-	 * command's output. */
-	snprintf(logopt, sizeof logopt, "--log-file=%s/log.%%p", dir);
-	for (size_t i = 0; i < nfixed; i++)
-		argv[i] = (char *)fixed[i];
-	for (size_t i = 0; i < argc; i++)
-		argv[nfixed + i] = plan->argv[i];
-	vp.argv = argv;
-
-	/* The measured run's output files stay its own: this run writes into
-	 * regular files in the private directory (not /dev/null, which some
-	 * programs detect and skip work for).  Unredirected stdin was the
-	 * measured run's to consume: this run reads /dev/null. */
-	snprintf(out_path, sizeof out_path, "%s/stdout", dir);
-	snprintf(err_path, sizeof err_path, "%s/stderr", dir);
-	if (!plan->redirect_input)
-		vp.redirect_input = "/dev/null";
-	vp.redirect_stdout = out_path;
-	vp.redirect_stderr = plan->redirect_stderr && plan->redirect_stdout &&
-			     strcmp(plan->redirect_stderr, plan->redirect_stdout) == 0
-			     ? out_path : err_path;
-	/* Every limit is the measured run's: the count never costs more CPU
-	 * time, memory or files than the user allowed the command. */
-	vp.timeout_s = o->timeout_s;
-
-	memset(&r, 0, sizeof r);
-	if (ti_spawn_start(&vp, &ch, &r, &f) < 0 || ti_spawn_run(&vp, &ch, &r, &f) < 0) {
-		/* A stop signal while a FIFO redirect waited to open. */
-		if (f.what == ti_spawn_stopped) {
-			res->rc = TI_VGCOUNT_INTERRUPTED;
-			goto out;
-		}
-		if (f.what == ti_spawn_timed_out) {
-			res->rc = TI_VGCOUNT_TIMEOUT;
-			goto out;
-		}
-		res->what = f.what;
-		res->err = f.err;
-		res->rc = TI_VGCOUNT_SYSTEM;
-		goto out;
-	}
-	res->real_s = r.real_s;
-	res->end = r.end;
-	res->status = r.status;
-	switch (r.end) {
-	case TI_END_SETUP_FAILED:
-		res->what = r.setup_what;
-		res->err = r.setup_errno;
-		res->rc = TI_VGCOUNT_SYSTEM;
-		goto out;
-	case TI_END_EXEC_FAILED:
-		res->what = res->valgrind;
-		res->err = r.setup_errno;
-		res->rc = TI_VGCOUNT_EXEC;
-		goto out;
-	case TI_END_TIMEOUT:
-		res->rc = TI_VGCOUNT_TIMEOUT;
-		goto out;
-	case TI_END_INTERRUPTED:
-		res->rc = TI_VGCOUNT_INTERRUPTED;
-		goto out;
-	case TI_END_SIGNALED:
-		/* RLIMIT_CPU ends a process with SIGXCPU at the soft limit and
-		 * SIGKILL at the hard one (setrlimit(2)); timeit sets both.
-		 * rusage reads a little low against the kernel's own account
-		 * (0.94 s when killed at a limit of 1 s): 80 % of the limit
-		 * tells the limit from another killer. */
-		if (res->limit_cpu && (r.term_signal == SIGKILL || r.term_signal == SIGXCPU) &&
-		    ti_tv_s(r.ru.ru_utime) + ti_tv_s(r.ru.ru_stime) >= (double)res->limit_cpu * 0.8) {
-			res->rc = TI_VGCOUNT_CPU_LIMIT;
-			goto out;
-		}
-		break;
-	case TI_END_EXITED:
-		break;
-	}
-	/* A different end means a different execution: its count would not
-	 * describe the measured run. */
-	if (r.end != m->end || r.status != m->status) {
-		res->rc = out_of_memory(dir) ? TI_VGCOUNT_NO_MEMORY : TI_VGCOUNT_STATUS;
-		goto out;
-	}
-	res->rc = collect(dir, (long)r.pid, res);
-	if (res->rc == 0 && o->cache_sim)
-		res->rc = cache_counts(res);
-out:
-	free(argv);
+	if (run_count(&cp.vp, &r, res) == 0)
+		read_count(dir, &r, m, o, res);
+	free(cp.argv);
 	remove_dir(dir);
 	return res->rc;
 }

@@ -33,6 +33,9 @@ EXTRA_DIST += tests/setup tests/tap.h tests/fakeroot.h
 # C unit tests (TAP).
 TESTS += tests/counters-test tests/events-test tests/options-test tests/summary-test
 check_PROGRAMS += tests/counters-test tests/events-test tests/options-test tests/summary-test
+# perf stat's CSV, as timeit-perf reads it.
+TESTS += tests/perfcsv-test
+check_PROGRAMS += tests/perfcsv-test
 tests_counters_test_SOURCES = tests/counters-test.c tests/fakeperf.c tests/fakeperf.h
 tests_options_test_SOURCES = tests/options-test.c timeit/options.c
 tests_options_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/timeit
@@ -89,9 +92,9 @@ EXTRA_DIST += tests/signals.sh tests/redirect.sh tests/limits.sh tests/measure.s
 
 # Issue 6: timeit-perf, the perf-stat wrapper.
 TESTS += tests/perfwrap-conformance.sh tests/perfwrap-lint.sh tests/perfwrap-fallback.sh \
-	tests/perfwrap-lost.sh
+	tests/perfwrap-lost.sh tests/perfwrap-reliability.sh
 EXTRA_DIST += tests/perfwrap-conformance.sh tests/perfwrap-lint.sh tests/perfwrap-fallback.sh \
-	tests/perfwrap-lost.sh
+	tests/perfwrap-lost.sh tests/perfwrap-reliability.sh
 TESTS += tests/noise-test
 check_PROGRAMS += tests/noise-test
 # The platform seam (lib/os.h) over fake /proc and /sys trees.

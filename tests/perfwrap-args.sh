@@ -72,6 +72,20 @@ for tool in "$TIMEIT" "$PERFWRAP"; do
 	done
 done
 
+# Descriptors 3-9 reach the command as under timeit (the shell version
+# used them itself), and nothing of perf's or the helper's does.
+for tool in "$TIMEIT" "$PERFWRAP"; do
+	"$tool" --summary s "$AUX" fds 5</dev/null 9</dev/null >"fds-${tool##*/}"
+done
+grep -qx 5 "fds-timeit-perf" && grep -qx 9 "fds-timeit-perf" ||
+	fail "timeit-perf: fds 5 and 9 did not reach the command: $(tr '\n' ' ' <fds-timeit-perf)"
+cmp -s fds-timeit fds-timeit-perf ||
+	fail "fds: timeit $(tr '\n' ' ' <fds-timeit), timeit-perf $(tr '\n' ' ' <fds-timeit-perf)"
+
+# The hidden exec-helper mode refuses a spec that is not timeit-perf's.
+expect_status 1 "$PERFWRAP" --timeit-perf-exec-helper bogus '' -- -- true true 2>err
+grep -q "timeit-perf's own" err || fail "exec helper with a bad spec: $(cat err)"
+
 # --timeout counts from the run, as real does, not from timeit-perf's
 # start: a perf that takes 1.5 s to start still gives the command its
 # whole second (it was killed after 0.83 s of real under a loaded CI).

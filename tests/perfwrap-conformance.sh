@@ -11,13 +11,9 @@ perf_bin=${PERF:-perf}
 command -v "$perf_bin" >/dev/null 2>&1 || skip "perf is not installed (linux-perf)"
 "$perf_bin" stat -x, -o /dev/null -e task-clock true 2>/dev/null ||
 	skip "perf cannot count task-clock here"
-# timeit-perf reads maxrss through GNU time; without it those cases are
-# left out (tests/perfwrap-fallback.sh checks the refusal).
+# (The shell version read maxrss through GNU time; the exec helper reads
+# the command's rusage itself.)
 maxrss=--report-maxrss
-if ! [ -x /usr/bin/time ]; then
-	echo "note: no /usr/bin/time: the --report-maxrss cases are left out" >&2
-	maxrss=
-fi
 TIMEIT_PERF=$perf_bin
 export TIMEIT_PERF
 
@@ -37,7 +33,7 @@ emu=0
 ! emulated || emu=1
 
 # run TOOL DIR ARGS...: run TOOL from DIR; keep its status and stderr there.
-# fds 3-9 are closed: timeit-perf uses them for itself (see its BUGS).
+# fds 3-9 are closed, as they were for the shell version (which used them).
 run() {
 	tool=$1 dir=$2
 	shift 2

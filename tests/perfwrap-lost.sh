@@ -11,7 +11,8 @@
 
 PERFWRAP=$top_builddir/perfwrap/timeit-perf
 
-# The scripted perf: "stat ... -o FILE ... -- CMD..." runs CMD and writes
+# The scripted perf: "stat ... -o FILE ... -- CMD..." (or --log-fd N)
+# runs CMD and writes
 # perf's CSV (value, unit, event, run time, percentage running) with
 # task-clock enabled for $SEEN_MS, user_time $UT_MS and system_time $ST_MS.
 cat >fake-perf <<'EOF'
@@ -20,6 +21,7 @@ out=/dev/null
 while [ $# -gt 0 ]; do
 	case $1 in
 	-o) out=$2; shift ;;
+	--log-fd) out=/dev/fd/$2; shift ;;
 	--) shift; break ;;
 	esac
 	shift

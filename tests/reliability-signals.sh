@@ -41,7 +41,7 @@ for sigs in INT TERM HUP "INT TERM HUP" "HUP HUP INT TERM"; do
 	set -e
 	[ "$st" -eq 137 ] || fail "storm '$sigs': timeit exited $st: $(cat err)"
 	[ "$(head -n 1 s)" = "exit 137" ] || fail "storm '$sigs': summary: $(cat s)"
-	grep -q '^timeit: error: received signal [0-9]*\. killing monitored process(es): ' err ||
+	grep -q "^$TIMEIT_NAME"': error: received signal [0-9]*\. killing monitored process(es): ' err ||
 		fail "storm '$sigs': no message: $(cat err)"
 	child=$(cat p)
 	sleep 0.05

@@ -43,7 +43,7 @@ for t in 1 5 20; do
 done
 [ -f started ] || fail "the tree never started"
 [ "$(head -n 1 s)" = "exit 137" ] || fail "summary after the timeout: $(cat s)"
-grep -q '^timeit: TIMING OUT PROCESS' err || fail "no timeout message: $(cat err)"
+grep -q "^$TIMEIT_NAME: TIMING OUT PROCESS" err || fail "no timeout message: $(cat err)"
 [ "$(wc -l < pids)" -eq 5 ] || fail "pids: $(cat pids)"
 while read -r p; do
 	dead "$p" || fail "process $p survived the timeout"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Rules of the tree that a grep can check: timeit's own exit statuses are
-# named once (enum ti_status in lib/record.h, st_* in timeit-perf), only
+# named once (enum ti_status in lib/record.h), only
 # lib/summary.c writes summary lines, and comments cite the man pages'
 # sections, never the design notes outside the tree (spec/*.md); and
 # only the platform seam's files include a header one system alone has.
@@ -10,9 +10,8 @@ cd "$top_srcdir"
 
 # A status as a literal where code returns, exits or assigns it.
 bad=$(grep -n -E '(return|_?exit *\(|status(_out)? *=|exit) *"?(66|126|127|137)\b' \
-	lib/*.c lib/*.h timeit/*.c timeit/*.h perfwrap/timeit-perf.sh |
-	grep -v -e 'st_usage=1 st_internal=66' || true)
-[ -z "$bad" ] || fail "exit statuses as literals (use enum ti_status / st_*):
+	lib/*.c lib/*.h timeit/*.c timeit/*.h perfwrap/*.c || true)
+[ -z "$bad" ] || fail "exit statuses as literals (use enum ti_status):
 $bad"
 
 # Summary lines: "%-10s" is the summary's key column; the one writer owns it.
@@ -21,7 +20,7 @@ bad=$(grep -n -e '"%-10s' lib/*.c timeit/*.c | grep -v -e '^lib/summary.c:' \
 [ -z "$bad" ] || fail "summary lines written outside lib/summary.c:
 $bad"
 
-bad=$(grep -rn 'spec/' lib timeit perfwrap/timeit-perf.sh test-suite man tests \
+bad=$(grep -rn 'spec/' lib timeit perfwrap test-suite man tests \
 	--include='*.c' --include='*.h' --include='*.sh' --include='*.1' \
 	--include='Makefile*' --include='*.mk' --include='setup' |
 	grep -v -e '^tests/source-rules.sh:' || true)
@@ -32,7 +31,7 @@ $bad"
 # linux/perf_event.h in the perf_event_open seam (lib/counters.c and what
 # encodes and fakes its events), compiled only with perf events.
 bad=$(grep -n -E '^#include <(linux/|asm/|sys/(personality|vfs|statfs|prctl|procctl|sysctl|syscall|sysinfo)\.h|sched\.h|mach/)' \
-	lib/*.c lib/*.h timeit/*.c timeit/*.h tests/*.c tests/*.h fuzz/*.c bench/*.c |
+	lib/*.c lib/*.h timeit/*.c timeit/*.h perfwrap/*.c tests/*.c tests/*.h fuzz/*.c bench/*.c |
 	grep -v -e '^lib/os-[a-z]*\.c:' \
 		-e '^lib/counters\.c:[0-9]*:#include <\(linux/perf_event\|sys/syscall\)\.h>' \
 		-e '^lib/pfm\.c:[0-9]*:#include <linux/perf_event\.h>' \

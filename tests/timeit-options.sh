@@ -89,10 +89,8 @@ pbad "--summary 'x" "timeit-perf: TIMEIT_OPTIONS: a quote is not closed"
 # shellcheck disable=SC2016 # a literal command substitution, never run
 pbad 'x$(touch pwned)' "timeit-perf: TIMEIT_OPTIONS: 'x\$(touch' is not an option"
 [ ! -e pwned ] || fail "timeit-perf ran a command substitution from TIMEIT_OPTIONS"
-if [ -x /usr/bin/time ]; then
-	TIMEIT_OPTIONS="--fallback -q --summary 'p dir s'" "$P" --summary p2 "$AUX" exit 0
-	[ -f p2 ] || fail "timeit-perf: the command line's --summary lost"
-	[ ! -e 'p dir s' ] || fail "timeit-perf: TIMEIT_OPTIONS' --summary won"
-	TIMEIT_OPTIONS="--fallback -q --summary 'p s'" "$P" "$AUX" exit 0
-	[ -f 'p s' ] || fail "timeit-perf: TIMEIT_OPTIONS' quoted --summary not used"
-fi
+TIMEIT_OPTIONS="--fallback -q --summary 'p dir s'" "$P" --summary p2 "$AUX" exit 0
+[ -f p2 ] || fail "timeit-perf: the command line's --summary lost"
+[ ! -e 'p dir s' ] || fail "timeit-perf: TIMEIT_OPTIONS' --summary won"
+TIMEIT_OPTIONS="--fallback -q --summary 'p s'" "$P" "$AUX" exit 0
+[ -f 'p s' ] || fail "timeit-perf: TIMEIT_OPTIONS' quoted --summary not used"

@@ -27,8 +27,12 @@ enum opt_id {
 	OPT_CPU, OPT_NO_ASLR, OPT_CHECK_ENV,
 	OPT_COUNT_INSTRUCTIONS, OPT_VALGRIND, OPT_VALGRIND_TIMEOUT,
 	OPT_VALGRIND_CACHE,	/* + enum ti_vgcount_level via .limit */
-	OPT_VALGRIND_WEIGHTS,
+	OPT_VALGRIND_WEIGHTS, OPT_FALLBACK,
 };
+
+#define TIMEIT_ONLY (1u << TI_PROGRAM_TIMEIT)
+#define PERF_ONLY (1u << TI_PROGRAM_PERF)
+#define BOTH (TIMEIT_ONLY | PERF_ONLY)
 
 enum arg_kind { ARG_NONE, ARG_NUMBER, ARG_PATH, ARG_LIST, ARG_WORD, ARG_GEOMETRY, ARG_WEIGHTS };
 
@@ -38,91 +42,102 @@ static const struct option_def {
 	enum arg_kind arg;
 	int limit;	/* OPT_LIMIT: enum ti_limit; OPT_VALGRIND_CACHE: enum ti_vgcount_level */
 	const char *help;
+	unsigned progs;	/* the programs that take it: 1 << enum ti_program */
 } options[] = {
-	{ "-h", "--help", OPT_HELP, ARG_NONE, 0, "show this help and exit" },
-	{ NULL, "--version", OPT_VERSION, ARG_NONE, 0, "show the version and exit" },
+	{ "-h", "--help", OPT_HELP, ARG_NONE, 0, "show this help and exit", BOTH },
+	{ NULL, "--version", OPT_VERSION, ARG_NONE, 0, "show the version and exit", BOTH },
 	{ "-p", "--posix", OPT_POSIX, ARG_NONE, 0,
-	  "report on stderr in the POSIX layout (without --summary)" },
+	  "report on stderr in the POSIX layout (without --summary)", BOTH },
 	{ "-t", "--timeout", OPT_TIMEOUT, ARG_NUMBER, 0,
-	  "kill the command's process group after N seconds (0: never); status 137" },
-	{ "-c", "--chdir", OPT_CHDIR, ARG_PATH, 0, "run the command in directory PATH" },
+	  "kill the command's process group after N seconds (0: never); status 137", BOTH },
+	{ "-c", "--chdir", OPT_CHDIR, ARG_PATH, 0, "run the command in directory PATH", BOTH },
 	{ NULL, "--summary", OPT_SUMMARY, ARG_PATH, 0,
-	  "write the summary to PATH (atomically) instead of reporting on stderr" },
-	{ NULL, "--json", OPT_JSON, ARG_PATH, 0, "write everything measured to PATH as JSON (-: stdout)" },
+	  "write the summary to PATH (atomically) instead of reporting on stderr", BOTH },
+	{ NULL, "--json", OPT_JSON, ARG_PATH, 0, "write everything measured to PATH as JSON (-: stdout)", TIMEIT_ONLY },
 	{ NULL, "--redirect-input", OPT_REDIRECT_INPUT, ARG_PATH, 0,
-	  "the command's stdin reads PATH" },
+	  "the command's stdin reads PATH", BOTH },
 	{ NULL, "--redirect-output", OPT_REDIRECT_OUTPUT, ARG_PATH, 0,
-	  "the command's stdout and stderr go to PATH" },
+	  "the command's stdout and stderr go to PATH", BOTH },
 	{ NULL, "--redirect-stdout", OPT_REDIRECT_STDOUT, ARG_PATH, 0,
-	  "the command's stdout goes to PATH" },
+	  "the command's stdout goes to PATH", BOTH },
 	{ NULL, "--redirect-stderr", OPT_REDIRECT_STDERR, ARG_PATH, 0,
-	  "the command's stderr goes to PATH" },
+	  "the command's stderr goes to PATH", BOTH },
 	{ NULL, "--append-exitstatus", OPT_APPEND_EXITSTATUS, ARG_NONE, 0,
-	  "append 'exit N' to the stdout file and exit 0" },
+	  "append 'exit N' to the stdout file and exit 0", BOTH },
 	{ NULL, "--report-maxrss", OPT_REPORT_MAXRSS, ARG_NONE, 0,
-	  "report the peak resident set size (bytes)" },
-	{ NULL, "--limit-cpu", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_CPU, "RLIMIT_CPU, seconds" },
-	{ NULL, "--limit-stack-size", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_STACK, "RLIMIT_STACK, bytes" },
-	{ NULL, "--limit-data-size", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_DATA, "RLIMIT_DATA, bytes" },
-	{ NULL, "--limit-rss-size", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_RSS, "RLIMIT_RSS, bytes" },
-	{ NULL, "--limit-file-size", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_FSIZE, "RLIMIT_FSIZE, bytes" },
-	{ NULL, "--limit-core", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_CORE, "RLIMIT_CORE, bytes" },
-	{ NULL, "--limit-file-count", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_NOFILE, "RLIMIT_NOFILE" },
-	{ NULL, "--limit-subprocess-count", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_NPROC, "RLIMIT_NPROC" },
+	  "report the peak resident set size (bytes)", BOTH },
+	{ NULL, "--limit-cpu", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_CPU, "RLIMIT_CPU, seconds", BOTH },
+	{ NULL, "--limit-stack-size", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_STACK, "RLIMIT_STACK, bytes", BOTH },
+	{ NULL, "--limit-data-size", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_DATA, "RLIMIT_DATA, bytes", BOTH },
+	{ NULL, "--limit-rss-size", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_RSS, "RLIMIT_RSS, bytes", BOTH },
+	{ NULL, "--limit-file-size", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_FSIZE, "RLIMIT_FSIZE, bytes", BOTH },
+	{ NULL, "--limit-core", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_CORE, "RLIMIT_CORE, bytes", BOTH },
+	{ NULL, "--limit-file-count", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_NOFILE, "RLIMIT_NOFILE", BOTH },
+	{ NULL, "--limit-subprocess-count", OPT_LIMIT, ARG_NUMBER, TI_LIMIT_NPROC, "RLIMIT_NPROC", BOTH },
 	{ "-e", "--events", OPT_EVENTS, ARG_LIST, 0,
 	  "count these perf events (comma-separated) instead of the defaults (task-clock, "
-	  "cycles, instructions; context-switches and page-faults come from rusage)" },
+	  "cycles, instructions; context-switches and page-faults come from rusage)", TIMEIT_ONLY },
+	{ "-e", "--events", OPT_EVENTS, ARG_LIST, 0,
+	  "count these perf events (comma-separated) instead of the defaults", PERF_ONLY },
+	{ NULL, "--fallback", OPT_FALLBACK, ARG_NONE, 0,
+	  "without a working perf, measure with rusage (wait4) instead", PERF_ONLY },
 	{ NULL, "--strict-events", OPT_STRICT_EVENTS, ARG_NONE, 0,
-	  "an event that cannot be counted is an error (status 66), not a note" },
+	  "an event that cannot be counted is an error (status 66), not a note", TIMEIT_ONLY },
 	{ NULL, "--list-events", OPT_LIST_EVENTS, ARG_NONE, 0,
-	  "list the events timeit accepts, available or not here, and exit" },
+	  "list the events timeit accepts, available or not here, and exit", TIMEIT_ONLY },
 	{ "-r", "--repeat", OPT_REPEAT, ARG_NUMBER, 0,
-	  "run the command N times (1-10000); the summary has the medians" },
+	  "run the command N times (1-10000); the summary has the medians", TIMEIT_ONLY },
 	{ NULL, "--warmup", OPT_WARMUP, ARG_NUMBER, 0,
-	  "first run the command N times without measuring it (0-10000)" },
+	  "first run the command N times without measuring it (0-10000)", TIMEIT_ONLY },
 	{ NULL, "--keep-going", OPT_KEEP_GOING, ARG_NONE, 0,
-	  "with --repeat, go on after a run that fails" },
+	  "with --repeat, go on after a run that fails", TIMEIT_ONLY },
 	{ NULL, "--cpu", OPT_CPU, ARG_LIST, 0,
-	  "run the command on these CPUs only (taskset syntax: 0, 0-3,6)" },
+	  "run the command on these CPUs only (taskset syntax: 0, 0-3,6)", TIMEIT_ONLY },
 	{ NULL, "--no-aslr", OPT_NO_ASLR, ARG_NONE, 0,
-	  "run the command without address-space layout randomisation" },
+	  "run the command without address-space layout randomisation", TIMEIT_ONLY },
 	{ NULL, "--check-env", OPT_CHECK_ENV, ARG_NONE, 0,
-	  "say what on this machine adds noise and how to fix it, and exit" },
+	  "say what on this machine adds noise and how to fix it, and exit", TIMEIT_ONLY },
 	{ NULL, "--no-perf", OPT_NO_PERF, ARG_NONE, 0,
-	  "do not use perf events: rusage times and the timestamp counter only" },
+	  "do not use perf events: rusage times and the timestamp counter only", TIMEIT_ONLY },
 	{ NULL, "--rusage-times", OPT_RUSAGE_TIMES, ARG_NONE, 0,
-	  "user and sys from rusage even when task-clock is counted" },
+	  "user and sys from rusage even when task-clock is counted", TIMEIT_ONLY },
 	{ NULL, "--count-instructions", OPT_COUNT_INSTRUCTIONS, ARG_WORD, 0,
 	  "no (default), valgrind: count instructions exactly in one more run under "
 	  "valgrind after the measured run(s), valgrind-cache: also simulate the caches "
 	  "and branches (misses, valgrind-est-cycles), auto: perf's instructions if counted, "
-	  "else valgrind" },
+	  "else valgrind", TIMEIT_ONLY },
 	{ NULL, "--valgrind", OPT_VALGRIND, ARG_PATH, 0,
-	  "the valgrind for --count-instructions (default: valgrind in PATH)" },
+	  "the valgrind for --count-instructions (default: valgrind in PATH)", TIMEIT_ONLY },
 	{ NULL, "--valgrind-timeout", OPT_VALGRIND_TIMEOUT, ARG_NUMBER, 0,
-	  "kill the valgrind run after N seconds (0: never; default: --timeout)" },
+	  "kill the valgrind run after N seconds (0: never; default: --timeout)", TIMEIT_ONLY },
 	{ NULL, "--valgrind-i1", OPT_VALGRIND_CACHE, ARG_GEOMETRY, TI_VG_I1,
 	  "valgrind-cache: simulate this I1 cache (bytes, ways, line bytes; "
-	  "default: this machine's)" },
+	  "default: this machine's)", TIMEIT_ONLY },
 	{ NULL, "--valgrind-d1", OPT_VALGRIND_CACHE, ARG_GEOMETRY, TI_VG_D1,
-	  "valgrind-cache: simulate this D1 cache" },
+	  "valgrind-cache: simulate this D1 cache", TIMEIT_ONLY },
 	{ NULL, "--valgrind-ll", OPT_VALGRIND_CACHE, ARG_GEOMETRY, TI_VG_LL,
-	  "valgrind-cache: simulate this last-level cache" },
+	  "valgrind-cache: simulate this last-level cache", TIMEIT_ONLY },
 	{ NULL, "--valgrind-cost-weights", OPT_VALGRIND_WEIGHTS, ARG_WEIGHTS, 0,
 	  "valgrind-cache: cycles per L1 miss, per last-level miss and per mispredicted "
-	  "branch in valgrind-est-cycles (default 10,200,20)" },
-	{ "-q", "--quiet", OPT_QUIET, ARG_NONE, 0, "no notes about counters on stderr" },
-	{ "-v", "--verbose", OPT_VERBOSE, ARG_NONE, 0, "list every event that was skipped" },
+	  "branch in valgrind-est-cycles (default 10,200,20)", TIMEIT_ONLY },
+	{ "-q", "--quiet", OPT_QUIET, ARG_NONE, 0, "no notes about counters on stderr", BOTH },
+	{ "-v", "--verbose", OPT_VERBOSE, ARG_NONE, 0, "list every event that was skipped", BOTH },
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 
-static const struct option_def *find_option(const char *arg)
+static const struct option_def *find_option(enum ti_program prog, const char *arg)
 {
 	for (size_t i = 0; i < NOPTIONS; i++)
-		if ((options[i].shortname && strcmp(arg, options[i].shortname) == 0) ||
-		    strcmp(arg, options[i].longname) == 0)
+		if ((options[i].progs & (1u << prog)) &&
+		    ((options[i].shortname && strcmp(arg, options[i].shortname) == 0) ||
+		     strcmp(arg, options[i].longname) == 0))
 			return &options[i];
 	return NULL;
+}
+
+const char *ti_program_name(enum ti_program prog)
+{
+	return prog == TI_PROGRAM_PERF ? "timeit-perf" : "timeit";
 }
 
 /* The help column: from USAGE_HELP_AT, words wrapped before column 80. */
@@ -152,11 +167,32 @@ static void usage_help(FILE *f, const char *text)
 	fputc('\n', f);
 }
 
-void ti_options_usage(FILE *f)
+/* What the usage says around the options, per program. */
+static const char *const usage_head[] = {
+	[TI_PROGRAM_TIMEIT] = "Run a command and report its exit status, real, user and sys times.\n",
+	[TI_PROGRAM_PERF] = "Run a command under perf stat and report its exit status, real, user and\n"
+			    "sys times like timeit(1).\n",
+};
+static const char *const usage_tail[] = {
+	[TI_PROGRAM_TIMEIT] =
+		"Exit status: the command's; 128+S when killed by signal S; 137 on timeout,\n"
+		"--limit-cpu or interrupt; 127/126 when it cannot be run; 66 when it cannot\n"
+		"be set up (a redirect, --chdir, --cpu) or timeit itself fails; 1 on a usage\n"
+		"error or a --summary or --json path that cannot be written.\n\n"
+		"Environment: TIMEIT_OPTIONS, options read before the command line's (for\n"
+		"the runs lit or CMake start).  See timeit(1).\n",
+	[TI_PROGRAM_PERF] =
+		"Exit status: the command's; 128+S when killed by signal S; 137 on timeout\n"
+		"or interrupt; 127/126 when it cannot be run; 66 when timeit-perf itself\n"
+		"fails (no perf); 1 on a usage error.\n\n"
+		"Environment: TIMEIT_OPTIONS, options read before the command line's;\n"
+		"TIMEIT_PERF, the perf program.  See timeit-perf(1).\n",
+};
+
+void ti_options_usage_prog(enum ti_program prog, FILE *f)
 {
-	fprintf(f, "usage: timeit [options] [--] command [arguments ...]\n\n"
-		   "Run a command and report its exit status, real, user and sys times.\n\n"
-		   "options:\n");
+	fprintf(f, "usage: %s [options] [--] command [arguments ...]\n\n%s\noptions:\n",
+		ti_program_name(prog), usage_head[prog]);
 	for (size_t i = 0; i < NOPTIONS; i++) {
 		const struct option_def *o = &options[i];
 		char left[64];
@@ -165,18 +201,19 @@ void ti_options_usage(FILE *f)
 				: o->arg == ARG_GEOMETRY ? " S,A,L" : o->arg == ARG_WEIGHTS ? " L1,LL[,M]"
 				: "";
 
+		if (!(o->progs & (1u << prog)))
+			continue;
 		snprintf(left, sizeof left, "%s%s%s%s", o->shortname ? o->shortname : "    ",
 			 o->shortname ? ", " : "", o->longname, arg);
 		fprintf(f, "  %-*s ", USAGE_LEFT, left);
 		usage_help(f, o->help);
 	}
-	fprintf(f, "\nExit status: the command's; 128+S when killed by signal S; 137 on timeout,\n"
-		   "--limit-cpu or interrupt; 127/126 when it cannot be run; 66 when it cannot\n"
-		   "be set up (a redirect, --chdir, --cpu) or timeit itself fails; 1 on a usage\n"
-		   "error or a --summary or --json path that cannot be written.\n\n"
-		   "Environment: TIMEIT_OPTIONS, options read before the command line's (for\n"
-		   "the runs lit or CMake start).  See timeit(1).\n\n"
-		   "Report bugs to: %s\n", PACKAGE_BUGREPORT);
+	fprintf(f, "\n%s\nReport bugs to: %s\n", usage_tail[prog], PACKAGE_BUGREPORT);
+}
+
+void ti_options_usage(FILE *f)
+{
+	ti_options_usage_prog(TI_PROGRAM_TIMEIT, f);
 }
 
 static bool number(const char *opt, const char *s, uint64_t *v, char *msg, size_t len)
@@ -189,10 +226,32 @@ static bool number(const char *opt, const char *s, uint64_t *v, char *msg, size_
 	return rc == 0;
 }
 
+/* timeit-perf's -e: the list as perf takes it (a PMU's "/.../" may hold
+ * commas), without the blanks that would stay in perf's names and so in
+ * the summary keys; perf itself judges the names. */
+static enum ti_parse_result perf_events(const char *events, struct ti_options *o, char *msg,
+					size_t len)
+{
+	static char list[4096];
+	size_t n = 0;
+
+	for (const char *p = events; *p; p++)
+		if (*p != ' ' && *p != '\t' && n + 1 < sizeof list)
+			list[n++] = *p;
+	list[n] = '\0';
+	if (strlen(events) >= sizeof list || !n) {
+		snprintf(msg, len, "--events: %s '%s'", n ? "list too long" : "empty list", events);
+		return TI_PARSE_INVALID;
+	}
+	o->events_arg = list;
+	o->events_given = true;
+	return TI_PARSE_OK;
+}
+
 /* Parse ARGV, whose words 1..ENV_WORDS came from TIMEIT_OPTIONS; *AT is
  * left at the word a failure is about. */
-static enum ti_parse_result parse(int argc, char **argv, int env_words, int *at,
-				  struct ti_options *o, char *msg, size_t len)
+static enum ti_parse_result parse(enum ti_program prog, int argc, char **argv, int env_words,
+				  int *at, struct ti_options *o, char *msg, size_t len)
 {
 	const char *events = NULL, *vg_option = NULL;
 	int i;
@@ -211,7 +270,8 @@ static enum ti_parse_result parse(int argc, char **argv, int env_words, int *at,
 
 		*at = i;
 		if (strcmp(arg, "--") == 0 && i <= env_words) {
-			snprintf(msg, len, "'--' ends timeit's options on its command line only");
+			snprintf(msg, len, "'--' ends %s's options on its command line only",
+				 ti_program_name(prog));
 			return TI_PARSE_INVALID;
 		}
 
@@ -224,13 +284,13 @@ static enum ti_parse_result parse(int argc, char **argv, int env_words, int *at,
 		if (eq && (size_t)(eq - arg) < sizeof name) {
 			memcpy(name, arg, (size_t)(eq - arg));
 			name[eq - arg] = '\0';
-			d = find_option(name);
+			d = find_option(prog, name);
 			if (d && d->arg != ARG_NONE)
 				value = eq + 1;
 			else
 				d = NULL;
 		} else {
-			d = find_option(arg);
+			d = find_option(prog, arg);
 		}
 		if (!d) {
 			snprintf(msg, len, "invalid argument '%s'", arg);
@@ -275,6 +335,7 @@ static enum ti_parse_result parse(int argc, char **argv, int env_words, int *at,
 			break;
 		case OPT_EVENTS: events = value; break;
 		case OPT_NO_PERF: o->no_perf = true; break;
+		case OPT_FALLBACK: o->fallback = true; break;
 		case OPT_RUSAGE_TIMES: o->rusage_times = true; break;
 		case OPT_QUIET: o->quiet = true; break;
 		case OPT_VERBOSE: o->verbose = true; break;
@@ -407,6 +468,8 @@ static enum ti_parse_result parse(int argc, char **argv, int env_words, int *at,
 		snprintf(msg, len, "--append-exitstatus needs --redirect-output or --redirect-stdout");
 		return TI_PARSE_INVALID;
 	}
+	if (events && prog == TI_PROGRAM_PERF)
+		return perf_events(events, o, msg, len);
 	if (events) {
 		char bad[TI_EVENT_NAME_MAX * 2];
 		int rc = ti_events_parse(events, &o->events, bad, sizeof bad);
@@ -424,8 +487,14 @@ static enum ti_parse_result parse(int argc, char **argv, int env_words, int *at,
 enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *o,
 				      char *msg, size_t len)
 {
+	return ti_options_parse_prog(TI_PROGRAM_TIMEIT, NULL, argc, argv, o, msg, len);
+}
+
+static enum ti_parse_result parse_args(enum ti_program prog, int argc, char **argv,
+				       struct ti_options *o, char *msg, size_t len)
+{
 	int at;
-	enum ti_parse_result rc = parse(argc, argv, 0, &at, o, msg, len);
+	enum ti_parse_result rc = parse(prog, argc, argv, 0, &at, o, msg, len);
 
 	o->argv = argv;
 	return rc;
@@ -490,12 +559,18 @@ static int split_words(char *s, char **words)
 enum ti_parse_result ti_options_parse_env(const char *env, int argc, char **argv,
 					  struct ti_options *o, char *msg, size_t len)
 {
+	return ti_options_parse_prog(TI_PROGRAM_TIMEIT, env, argc, argv, o, msg, len);
+}
+
+enum ti_parse_result ti_options_parse_prog(enum ti_program prog, const char *env, int argc,
+					   char **argv, struct ti_options *o, char *msg, size_t len)
+{
 	enum ti_parse_result rc;
 	int n = 0, at;
 	char *copy;
 
 	if (!env || !*env)
-		return ti_options_parse(argc, argv, o, msg, len);
+		return parse_args(prog, argc, argv, o, msg, len);
 	/* Counted on one copy, split on another: splitting moves the text. */
 	if (!(copy = strdup(env)) || (n = split_words(copy, NULL)) < 0) {
 		memset(o, 0, sizeof *o);
@@ -518,7 +593,7 @@ enum ti_parse_result ti_options_parse_env(const char *env, int argc, char **argv
 	split_words(env_text, env_argv + 1);
 	for (int i = 1; i < argc; i++)
 		env_argv[n + i] = argv[i];
-	rc = parse(argc + n, env_argv, n, &at, o, msg, len);
+	rc = parse(prog, argc + n, env_argv, n, &at, o, msg, len);
 	o->argv = argv;
 	o->env_options = env;
 	if (rc >= TI_PARSE_USAGE && at <= n) {

@@ -21,10 +21,21 @@ enum ti_count_mode {
 	TI_COUNT_AUTO,		/* auto: perf's instructions if counted, else valgrind */
 };
 
+/* The programs that share the option table (timeit/options.c). */
+enum ti_program {
+	TI_PROGRAM_TIMEIT,	/* timeit */
+	TI_PROGRAM_PERF,	/* timeit-perf: the shared options, -e as perf takes it, --fallback */
+};
+
+/* "timeit", "timeit-perf". */
+const char *ti_program_name(enum ti_program prog);
+
 struct ti_options {
 	struct ti_plan plan;
-	struct ti_event_list events;	/* -e, or the defaults */
+	struct ti_event_list events;	/* -e, or the defaults (timeit) */
 	bool events_given;
+	const char *events_arg;		/* timeit-perf's -e, blanks taken out */
+	bool fallback;			/* timeit-perf --fallback */
 	const char *summary, *json;
 	const char *redirect_output;
 	bool posix, append_exitstatus, report_maxrss, no_perf, rusage_times;
@@ -67,7 +78,12 @@ enum ti_parse_result ti_options_parse(int argc, char **argv, struct ti_options *
 enum ti_parse_result ti_options_parse_env(const char *env, int argc, char **argv,
 					  struct ti_options *o, char *msg, size_t len);
 
-/* The --help text, generated from the option table. */
+/* Parse as ti_options_parse_env, for program PROG: only its options. */
+enum ti_parse_result ti_options_parse_prog(enum ti_program prog, const char *env, int argc,
+					   char **argv, struct ti_options *o, char *msg, size_t len);
+
+/* The --help text, generated from the option table (timeit's; PROG's). */
 void ti_options_usage(FILE *f);
+void ti_options_usage_prog(enum ti_program prog, FILE *f);
 
 #endif

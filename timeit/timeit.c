@@ -22,6 +22,7 @@
 #include "measure.h"
 #include "outfile.h"
 #include "repeat.h"
+#include "runreport.h"
 #include "summary.h"
 #include "options.h"
 #include "os.h"
@@ -29,10 +30,8 @@
 
 #ifdef HAVE_PERF_EVENTS
 #define HAVE_PERF_EVENTS_STR "yes"
-#define HAVE_PERF_EVENTS_BOOL true
 #else
 #define HAVE_PERF_EVENTS_STR "no"
-#define HAVE_PERF_EVENTS_BOOL false
 #endif
 #ifdef HAVE_LIBPFM
 #define HAVE_LIBPFM_STR "yes"
@@ -44,113 +43,6 @@
 #else
 #define LINKED_STR "dynamic"
 #endif
-
-static void note_counters(const struct ti_options *c, const struct ti_record *r, bool user_events)
-{
-	if (c->quiet || c->no_perf)
-		return;
-	/* Built without perf events, or on a system without them (ENOSYS:
-	 * a kernel without CONFIG_PERF_EVENTS, qemu-user), the rusage path is
-	 * the normal one: the same note after every run would only fill the
-	 * logs. */
-	bool no_perf_here = !HAVE_PERF_EVENTS_BOOL || (r->ncounts && r->counters_err == ENOSYS);
-	if (no_perf_here && !user_events && !c->verbose)
-		return;
-	for (size_t i = 0; i < r->ncounts; i++) {
-		const struct ti_count *k = &r->counts[i];
-
-		/* Default hardware events missing in a VM stay quiet: nightly logs
-		 * must not fill with the same note.  Asked-for ones are noted. */
-		if (k->err && (c->verbose || user_events))
-			fprintf(stderr, "timeit: note: event %s skipped: %s\n", k->name,
-				ti_counters_strerror(k->err));
-		else if (k->opened && !k->counted && !k->lost && (c->verbose || user_events) &&
-			 r->end != TI_END_EXEC_FAILED && r->end != TI_END_SETUP_FAILED)
-			fprintf(stderr, "timeit: note: event %s was never scheduled (not counted)\n",
-				k->name);
-		else if (k->counted && k->running < k->enabled)
-			/* Multiplexed: the value is an estimate (perf's scaling). */
-			fprintf(stderr, "timeit: warning: event %s ran %.1f%% of the time "
-					"(multiplexed); its value is scaled\n", k->name,
-				100.0 * (double)k->running / (double)k->enabled);
-	}
-	/* A fallback, so never silent (but for -q). */
-	if (r->counters_lost)
-		fprintf(stderr, "timeit: note: perf counters lost at a privilege-changing exec "
-				"(setuid, setgid, file capabilities or an unreadable executable; "
-				"they saw %.1f%% of the CPU time): times from rusage\n",
-			100.0 * r->counters_seen);
-	if (r->ncounts && r->counters_err) {
-		int e = r->counters_err;
-		if (e == EACCES || e == EPERM)
-			fprintf(stderr, "timeit: note: no perf counter could be opened (%s; "
-					"perf_event_paranoid is %d): times from rusage\n",
-				strerror(e), ti_os_perf_paranoid(NULL));
-		else if (e == EMFILE || e == ENFILE)
-			fprintf(stderr, "timeit: note: no perf counter could be opened (%s; "
-					"raise 'ulimit -n'): times from rusage\n", strerror(e));
-		else
-			fprintf(stderr, "timeit: note: no perf counter could be opened (%s): "
-					"times from rusage\n", ti_counters_strerror(e));
-	}
-}
-
-/* The reference's words for a run it ended, with timeit's prefix as the
- * reference has its program name (timeit(1), EXIT STATUS). */
-static void say_timed_out(const char *cmd)
-{
-	fprintf(stderr, "timeit: TIMING OUT PROCESS: %s\n", cmd);
-}
-
-static void say_stopped(int sig, const char *cmd)
-{
-	fprintf(stderr, "timeit: error: received signal %d. killing monitored process(es): %s\n",
-		sig, cmd);
-}
-
-/* What happened to the child, on timeit's stderr (never the child's). */
-static void report_end(const struct ti_options *c, const struct ti_record *r)
-{
-	if (r->no_aslr_errno)
-		fprintf(stderr, "timeit: warning: --no-aslr: %s: %s (address space "
-				"randomised)\n", ti_os_no_aslr_call(), strerror(r->no_aslr_errno));
-	for (int l = 0; l < TI_LIMIT_COUNT; l++) {
-		if (!r->limit_failed[l])
-			continue;
-		unsigned long long v = (unsigned long long)c->plan.limit[l];
-		fprintf(stderr, "timeit: warning: unable to set limit for %s (to {%llu, %llu})\n",
-			ti_limit_name((enum ti_limit)l), v, v);
-	}
-	switch (r->end) {
-	case TI_END_TIMEOUT:
-		say_timed_out(c->plan.argv[0]);
-		break;
-	case TI_END_INTERRUPTED:
-		say_stopped(r->stop_signal, c->plan.argv[0]);
-		break;
-	case TI_END_SIGNALED:
-		fprintf(stderr, "timeit: error: child terminated by signal %d\n", r->term_signal);
-		break;
-	case TI_END_EXEC_FAILED:
-		/* "execv:" is what the reference says (timeit(1), STANDARDS). */
-		fprintf(stderr, "timeit: execv: %s: %s\n", c->plan.argv[0], strerror(r->setup_errno));
-		/* 'sleep 0.1; true' given as one word is a shell command. */
-		if (r->setup_errno == ENOENT && strpbrk(c->plan.argv[0], " \t;&|<>()$`'\"*?"))
-			fprintf(stderr, "timeit: hint: the command is one word with blanks or shell "
-					"syntax in it; to run it through a shell: sh -c '%s'\n",
-				c->plan.argv[0]);
-		break;
-	case TI_END_SETUP_FAILED:
-		if (strcmp(r->setup_what, "chdir") == 0)
-			fprintf(stderr, "timeit: --chdir: %s: %s\n", c->plan.chdir,
-				strerror(r->setup_errno));
-		else
-			fprintf(stderr, "timeit: %s: %s\n", r->setup_what, strerror(r->setup_errno));
-		break;
-	case TI_END_EXITED:
-		break;
-	}
-}
 
 /* --repeat/--warmup on a terminal: one line, rewritten after each run. */
 static void progress(void *arg, const struct ti_repeat_progress *p)
@@ -193,7 +85,7 @@ static void count_instructions(const struct ti_options *c, struct ti_record *r)
 		say_stopped(r->stop_signal, c->plan.argv[0]);
 	}
 	ti_vgcount_describe(&vg, why, sizeof why);
-	fprintf(stderr, "timeit: warning: --count-instructions: %s: no valgrind-instructions%s\n",
+	say("warning: --count-instructions: %s: no valgrind-instructions%s\n",
 		why, vo.cache_sim ? " or cache counts" : "");
 }
 
@@ -238,37 +130,6 @@ static void format_json(struct ti_buf *b, const struct ti_options *c, const stru
 	ti_buf_append(b, "\n", 1);
 }
 
-/* Descriptors 0, 1 and 2 that timeit was started without are opened on
- * /dev/null: otherwise the summary's temporary file or a pipe would take
- * the lowest free one, 2, and every note on stderr would land in it. */
-static void open_std_fds(void)
-{
-	int fd;
-
-	while ((fd = open("/dev/null", O_RDWR | O_NOCTTY)) >= 0 && fd <= 2)
-		;
-	if (fd > 2)
-		close(fd);
-}
-
-/* The option that gave the path WHAT, when a directory or redirect file
- * failed before the run (lib/spawn.h: the plan's own string), or NULL when
- * WHAT is not one (malloc, pipe, vfork, wait4, sched_setaffinity). */
-static const char *path_option(const struct ti_options *c, const char *what)
-{
-	if (what == c->plan.chdir)
-		return "--chdir";
-	if (what == c->plan.redirect_input)
-		return "--redirect-input";
-	if (what == c->redirect_output)
-		return "--redirect-output";
-	if (what == c->plan.redirect_stdout)
-		return "--redirect-stdout";
-	if (what == c->plan.redirect_stderr)
-		return "--redirect-stderr";
-	return NULL;
-}
-
 /* --cpu cannot be used: say which CPUs are online, the usual reason
  * (a CPU outside timeit's cpuset is the other). */
 static void cpu_error(const struct ti_options *c, int err)
@@ -280,10 +141,10 @@ static void cpu_error(const struct ti_options *c, int err)
 		ti_cpuset_format(&set, online, sizeof online);
 	ti_cpuset_free(&set);
 	if (err == EINVAL && online[0])
-		fprintf(stderr, "timeit: --cpu: %s: not every CPU of the list is online and in "
+		say("--cpu: %s: not every CPU of the list is online and in "
 				"timeit's cpuset (online: %s)\n", c->cpu_list, online);
 	else
-		fprintf(stderr, "timeit: --cpu: %s: %s\n", c->cpu_list, strerror(err));
+		say("--cpu: %s: %s\n", c->cpu_list, strerror(err));
 }
 
 /* The --cpu CPUs, for --check-env: each must be online. */
@@ -296,63 +157,6 @@ static bool cpus_online(const struct ti_options *c)
 	ok = ti_os_online_cpus(NULL, &online) < 0 || ti_cpuset_subset(&c->plan.cpus, &online);
 	ti_cpuset_free(&online);
 	return ok;
-}
-
-/* Two of the files timeit reads or writes are one: the summary would
- * overwrite the JSON, a redirect the summary, and so on.  Only stdout and
- * stderr may share a file (one descriptor).  Prints the error. */
-static bool paths_clash(const struct ti_options *c)
-{
-	const char *path[] = { c->summary, c->json, c->plan.redirect_input,
-			       c->plan.redirect_stdout, c->plan.redirect_stderr };
-	const char *name[] = { "--summary", "--json", "--redirect-input", NULL, NULL };
-	const size_t n = sizeof path / sizeof path[0];
-
-	name[3] = path_option(c, c->plan.redirect_stdout);
-	name[4] = path_option(c, c->plan.redirect_stderr);
-	for (size_t i = 0; i < n; i++) {
-		for (size_t j = i + 1; j < n; j++) {
-			if (i == 3 && j == 4)
-				continue;
-			if (path[i] && path[j] && ti_outfile_same(path[i], path[j])) {
-				fprintf(stderr, "timeit: %s %s and %s %s are the same file\n",
-					name[i], path[i], name[j], path[j]);
-				return true;
-			}
-		}
-	}
-	return false;
-}
-
-/* Append "exit STATUS" to the stdout file PATH, as the reference's
- * fopen(path, "a") does: a file the command removed (with its directory,
- * recreated) is created again.  Returns 0 or -errno. */
-static int append_exitstatus(const char *path, int status)
-{
-	char line[32];
-	int n = snprintf(line, sizeof line, "exit %d\n", status);
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, line, (size_t)n) != n) {
-		int e = errno ? errno : EIO;
-		close(fd);
-		return -e;
-	}
-	return close(fd) < 0 ? -errno : 0;
-}
-
-/* STATUS, unless what was printed on standard output (--help, --version,
- * --list-events, --check-env) could not all be written: a listing cut
- * short by a full disk must not look complete. */
-static int stdout_status(int status)
-{
-	errno = 0;
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return status;
-	fprintf(stderr, "timeit: standard output: %s\n", strerror(errno ? errno : EIO));
-	return TI_STATUS_INTERNAL;
 }
 
 int main(int argc, char **argv)
@@ -386,7 +190,7 @@ int main(int argc, char **argv)
 		ti_options_usage(stderr);
 		return TI_STATUS_USAGE;
 	case TI_PARSE_INVALID:
-		fprintf(stderr, "timeit: %s\n", msg);
+		say("%s\n", msg);
 		return TI_STATUS_USAGE;
 	}
 	mo.events = c.no_perf ? NULL : &c.events;
@@ -410,9 +214,9 @@ int main(int argc, char **argv)
 	     c.count_instructions == TI_COUNT_VALGRIND_CACHE) &&
 	    ti_vgcount_find(c.valgrind, vg.valgrind, sizeof vg.valgrind) < 0) {
 		if (c.valgrind)
-			fprintf(stderr, "timeit: --valgrind: %s: not an executable file\n", c.valgrind);
+			say("--valgrind: %s: not an executable file\n", c.valgrind);
 		else
-			fprintf(stderr, "timeit: --count-instructions=%s: valgrind not found "
+			say("--count-instructions=%s: valgrind not found "
 					"in PATH (install the package 'valgrind')\n",
 				c.count_instructions == TI_COUNT_VALGRIND ? "valgrind"
 									  : "valgrind-cache");
@@ -432,11 +236,11 @@ int main(int argc, char **argv)
 
 	/* Result paths are checked before anything runs. */
 	if (c.summary && (rc = ti_outfile_prepare(&summary_out, c.summary)) < 0) {
-		fprintf(stderr, "timeit: --summary: %s: %s\n", c.summary, strerror(-rc));
+		say("--summary: %s: %s\n", c.summary, strerror(-rc));
 		return TI_STATUS_USAGE;
 	}
 	if (c.json && (rc = ti_outfile_prepare(&json_out, c.json)) < 0) {
-		fprintf(stderr, "timeit: --json: %s: %s\n", c.json, strerror(-rc));
+		say("--json: %s: %s\n", c.json, strerror(-rc));
 		if (c.summary)
 			ti_outfile_abort(&summary_out);
 		return TI_STATUS_USAGE;
@@ -490,16 +294,16 @@ int main(int argc, char **argv)
 	}
 	if (rc < 0) {
 		if (rc == TI_MEASURE_EVENT)
-			fprintf(stderr, "timeit: --strict-events: event %s: %s\n", f.what,
+			say("--strict-events: event %s: %s\n", f.what,
 				f.err == TI_MEASURE_LOST ? "lost at a privilege-changing exec"
 				: f.err ? ti_counters_strerror(f.err) : "never scheduled (not counted)");
 		else if (f.what && path_option(&c, f.what))
-			fprintf(stderr, "timeit: %s: %s: %s\n", path_option(&c, f.what),
+			say("%s: %s: %s\n", path_option(&c, f.what),
 				f.what, strerror(f.err));
 		else if (f.what && c.cpu_list && strcmp(f.what, "sched_setaffinity") == 0)
 			cpu_error(&c, f.err);
 		else
-			fprintf(stderr, "timeit: %s: %s\n", f.what, strerror(f.err));
+			say("%s: %s\n", f.what, strerror(f.err));
 		if (c.summary)
 			ti_outfile_abort(&summary_out);
 		if (c.json)
@@ -515,7 +319,7 @@ int main(int argc, char **argv)
 	if (c.append_exitstatus) {
 		rc = append_exitstatus(c.plan.redirect_stdout, r.status);
 		if (rc < 0) {
-			fprintf(stderr, "timeit: --append-exitstatus: %s: %s\n",
+			say("--append-exitstatus: %s: %s\n",
 				c.plan.redirect_stdout, strerror(-rc));
 			status = TI_STATUS_INTERNAL;
 		} else {
@@ -535,7 +339,7 @@ int main(int argc, char **argv)
 		ti_summary_format(&out, &sum);
 		rc = out.failed ? -ENOMEM : ti_outfile_commit(&summary_out, out.data, out.len);
 		if (rc < 0) {
-			fprintf(stderr, "timeit: --summary: %s: %s\n", c.summary, strerror(-rc));
+			say("--summary: %s: %s\n", c.summary, strerror(-rc));
 			status = TI_STATUS_INTERNAL;
 		}
 	} else {
@@ -548,7 +352,7 @@ int main(int argc, char **argv)
 		format_json(&out, &c, &r, runs, nruns, &agg);
 		rc = out.failed ? -ENOMEM : ti_outfile_commit(&json_out, out.data, out.len);
 		if (rc < 0) {
-			fprintf(stderr, "timeit: --json: %s: %s\n", c.json, strerror(-rc));
+			say("--json: %s: %s\n", c.json, strerror(-rc));
 			status = TI_STATUS_INTERNAL;
 		}
 		ti_buf_free(&out);

@@ -114,52 +114,148 @@ static const char *svg_color(enum ti_ab_verdict v)
 	}
 }
 
+/* The plot's geometry: where a change V lands on the x axis. */
+struct svg_geom {
+	double range, step, zero, plot_w, label_w, width, top, bottom, row_h;
+	size_t label_chars;
+};
+
+static double svg_x(const struct svg_geom *gm, double v)
+{
+	return gm->zero + (fmax(-gm->range, fmin(gm->range, v)) / gm->range) * (gm->plot_w / 2);
+}
+
+/* The gate's band, the grid and the axis labels. */
+static void svg_grid(struct ti_buf *o, const struct svg_geom *gm, double gate)
+{
+	/* The gate: what lies inside the band counts as no change. */
+	if (gate > 0)
+		ti_buf_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+				 "fill=\"#e3f2fd\"/>\n", svg_x(gm, -gate), gm->top - 4,
+			      svg_x(gm, gate) - svg_x(gm, -gate), gm->bottom - gm->top + 8);
+	for (double v = -floor(gm->range / gm->step) * gm->step; v <= gm->range + 1e-12;
+	     v += gm->step) {
+		double x = svg_x(gm, v);
+		bool axis = fabs(v) < gm->step / 2;
+		ti_buf_printf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+				 "stroke-width=\"%s\"/>\n", x, gm->top - 4, x, gm->bottom + 4,
+			      axis ? "#000" : "#ddd", axis ? "1.5" : "1");
+		ti_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+			      x, gm->bottom + 20);
+		ti_buf_printf(o, axis ? "0%%" : "%+.3g%%", 100 * v);
+		ti_buf_printf(o, "</text>\n");
+	}
+	ti_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\">"
+			 "faster \u2190   B vs A   \u2192 slower</text>\n", gm->zero, gm->bottom + 40);
+}
+
+/* Row I of the plot: the name, the interval, the estimate and its value. */
+static void svg_row(struct ti_buf *o, const struct svg_geom *gm, size_t i,
+		    const struct ti_ab_row *r)
+{
+	double y = gm->top + gm->row_h * (double)i + gm->row_h / 2;
+	const char *col = svg_color(r->v);
+	char t[64];
+
+	if (i % 2)
+		ti_buf_printf(o, "<rect x=\"0\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
+				 "fill=\"#f4f4f4\" fill-opacity=\"0.6\"/>\n",
+			      y - gm->row_h / 2, gm->width, gm->row_h);
+	ti_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", gm->label_w, y + 4);
+	if (chars(r->name) > gm->label_chars) {
+		ti_buf_printf(o, "\u2026");
+		xml_text(o, last_chars(r->name, gm->label_chars - 1));
+	} else {
+		xml_text(o, r->name);
+	}
+	ti_buf_printf(o, "</text>\n");
+	if (!isnan(r->lo)) {
+		double lo = isinf(r->lo) ? -INFINITY : expm1(r->lo);
+		double hi = isinf(r->hi) ? INFINITY : expm1(r->hi);
+		ti_buf_printf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				 "stroke=\"%s\" stroke-width=\"3\" stroke-opacity=\"0.45\"/>\n",
+			      svg_x(gm, lo), y, svg_x(gm, hi), y, col);
+		/* An interval cut at the edge ends in an arrowhead. */
+		if (lo < -gm->range)
+			ti_buf_printf(o, "<path d=\"M%.1f %.1fl6 -4v8z\" fill=\"%s\">"
+					 "<title>interval continues</title></path>\n",
+				      svg_x(gm, lo), y, col);
+		if (hi > gm->range)
+			ti_buf_printf(o, "<path d=\"M%.1f %.1fl-6 -4v8z\" fill=\"%s\">"
+					 "<title>interval continues</title></path>\n",
+				      svg_x(gm, hi), y, col);
+	}
+	ti_buf_printf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\"><title>",
+		      svg_x(gm, expm1(r->est)), y, col);
+	ti_ab_report_pct(t, sizeof t, expm1(r->est));
+	xml_text(o, r->name);
+	ti_buf_printf(o, ": %s, %s</title></circle>\n", t, ti_ab_verdict_name[r->v]);
+	/* The value in a column right of the plot, clear of the bars. */
+	ti_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" text-anchor=\"end\">"
+			 "%s</text>\n", gm->width - 8, y + 4, col, t);
+}
+
+/* The rows plotted (listed, with a finite estimate) into S, sorted by
+ * change; their number.  GM gets the range and the label width. */
+static size_t svg_rows(const struct ti_ab_result *res, const struct ti_ab_report_opts *opt,
+		       const struct ti_ab_row **s, struct svg_geom *gm)
+{
+	size_t k = 0;
+
+	gm->label_chars = 12;
+	for (size_t i = 0; i < res->n; i++) {
+		const struct ti_ab_row *r = &res->rows[i];
+
+		if (!ti_ab_report_listed(r, opt) || r->v == TI_AB_MISSING ||
+		    r->v == TI_AB_FAILED || !isfinite(r->est))
+			continue;
+		s[k++] = r;
+		gm->range = fmax(gm->range, fabs(expm1(r->est)));
+		if (chars(r->name) > gm->label_chars)
+			gm->label_chars = chars(r->name);
+	}
+	qsort(s, k, sizeof *s, cmp_change);
+	if (gm->label_chars > 48)
+		gm->label_chars = 48;
+	return k;
+}
+
 void ti_ab_report_svg(struct ti_buf *o, const struct ti_ab_result *res,
 		      const struct ti_ab_config *c, const struct ti_ab_report_opts *opt)
 {
-	const struct ti_ab_row *rows = res->rows;
 	const struct ti_ab_geomean *g = &res->geomean;
-	size_t n = res->n;
-	const struct ti_ab_row **s = malloc((n ? n : 1) * sizeof *s);
-	size_t k = 0, label_chars = 12;
-	double gate = c->min_change / 100, range = fmax(0.01, 1.2 * gate), step;
+	const struct ti_ab_row **s = malloc((res->n ? res->n : 1) * sizeof *s);
+	double gate = c->min_change / 100;
+	struct svg_geom gm = { .range = fmax(0.01, 1.2 * gate) };
 	char t[64];
 
 	if (!s) {
 		o->failed = true;
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (!ti_ab_report_listed(&rows[i], opt) || rows[i].v == TI_AB_MISSING ||
-		    rows[i].v == TI_AB_FAILED || !isfinite(rows[i].est))
-			continue;
-		s[k++] = &rows[i];
-		range = fmax(range, fabs(expm1(rows[i].est)));
-		if (chars(rows[i].name) > label_chars)
-			label_chars = chars(rows[i].name);
-	}
-	qsort(s, k, sizeof *s, cmp_change);
-	if (label_chars > 48)
-		label_chars = 48;
+	size_t k = svg_rows(res, opt, s, &gm);
 	/* Intervals may be far wider than the changes; show them up to 1.5
 	 * times the largest change and mark where one goes on beyond. */
-	range *= 1.5;
+	gm.range *= 1.5;
 	/* About three grid lines a side at 1, 2 or 5 times a power of ten. */
-	step = range / 3;
+	double step = gm.range / 3;
 	double mag = pow(10, floor(log10(step))), norm = step / mag;
-	step = (norm < 1.5 ? 1 : norm < 3.5 ? 2 : norm < 7.5 ? 5 : 10) * mag;
+	gm.step = (norm < 1.5 ? 1 : norm < 3.5 ? 2 : norm < 7.5 ? 5 : 10) * mag;
 
-	const double row_h = 18, top = 48, label_w = 7.0 * (double)label_chars + 16;
-	const double plot_w = 480, left = label_w + 10, right_pad = 76;
-	const double width = left + plot_w + right_pad;
-	const double height = top + row_h * (double)(k ? k : 1) + 56;
-	double zero = left + plot_w / 2;
-#define X(v) (zero + (fmax(-range, fmin(range, (v))) / range) * (plot_w / 2))
+	gm.row_h = 18;
+	gm.top = 48;
+	gm.label_w = 7.0 * (double)gm.label_chars + 16;
+	gm.plot_w = 480;
+	const double left = gm.label_w + 10, right_pad = 76;
+	gm.width = left + gm.plot_w + right_pad;
+	const double height = gm.top + gm.row_h * (double)(k ? k : 1) + 56;
+	gm.zero = left + gm.plot_w / 2;
+	gm.bottom = gm.top + gm.row_h * (double)(k ? k : 1);
 
 	ti_buf_printf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 			 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 			 "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Arial, sans-serif\" "
-			 "font-size=\"12\">\n", width, height, width, height);
+			 "font-size=\"12\">\n", gm.width, height, gm.width, height);
 	ti_buf_printf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	ti_buf_printf(o, "<text x=\"%.1f\" y=\"20\" font-size=\"14\" font-weight=\"bold\">"
 			 "Change of ", left);
@@ -175,74 +271,14 @@ void ti_ab_report_svg(struct ti_buf *o, const struct ti_ab_result *res,
 			 "<tspan fill=\"%s\">undecided</tspan> <tspan fill=\"%s\">unchanged</tspan>"
 			 "</text>\n", svg_color(TI_AB_REGRESSED), svg_color(TI_AB_IMPROVED),
 		      svg_color(TI_AB_UNDECIDED), svg_color(TI_AB_UNCHANGED));
-	double bottom = top + row_h * (double)(k ? k : 1);
-	/* The gate: what lies inside the band counts as no change. */
-	if (gate > 0)
-		ti_buf_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-				 "fill=\"#e3f2fd\"/>\n", X(-gate), top - 4, X(gate) - X(-gate),
-			      bottom - top + 8);
-	/* Grid and axis labels. */
-	for (double v = -floor(range / step) * step; v <= range + 1e-12; v += step) {
-		double x = X(v);
-		bool axis = fabs(v) < step / 2;
-		ti_buf_printf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-				 "stroke-width=\"%s\"/>\n", x, top - 4, x, bottom + 4,
-			      axis ? "#000" : "#ddd", axis ? "1.5" : "1");
-		ti_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-			      x, bottom + 20);
-		ti_buf_printf(o, axis ? "0%%" : "%+.3g%%", 100 * v);
-		ti_buf_printf(o, "</text>\n");
-	}
-	ti_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#555\">"
-			 "faster \u2190   B vs A   \u2192 slower</text>\n", zero, bottom + 40);
-	for (size_t i = 0; i < k; i++) {
-		const struct ti_ab_row *r = s[i];
-		double y = top + row_h * (double)i + row_h / 2;
-		const char *col = svg_color(r->v);
-
-		if (i % 2)
-			ti_buf_printf(o, "<rect x=\"0\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" "
-					 "fill=\"#f4f4f4\" fill-opacity=\"0.6\"/>\n",
-				      y - row_h / 2, width, row_h);
-		ti_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", label_w, y + 4);
-		if (chars(r->name) > label_chars) {
-			ti_buf_printf(o, "\u2026");
-			xml_text(o, last_chars(r->name, label_chars - 1));
-		} else {
-			xml_text(o, r->name);
-		}
-		ti_buf_printf(o, "</text>\n");
-		if (!isnan(r->lo)) {
-			double lo = isinf(r->lo) ? -INFINITY : expm1(r->lo);
-			double hi = isinf(r->hi) ? INFINITY : expm1(r->hi);
-			ti_buf_printf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-					 "stroke=\"%s\" stroke-width=\"3\" stroke-opacity=\"0.45\"/>\n",
-				      X(lo), y, X(hi), y, col);
-			/* An interval cut at the edge ends in an arrowhead. */
-			if (lo < -range)
-				ti_buf_printf(o, "<path d=\"M%.1f %.1fl6 -4v8z\" fill=\"%s\">"
-						 "<title>interval continues</title></path>\n",
-					      X(lo), y, col);
-			if (hi > range)
-				ti_buf_printf(o, "<path d=\"M%.1f %.1fl-6 -4v8z\" fill=\"%s\">"
-						 "<title>interval continues</title></path>\n",
-					      X(hi), y, col);
-		}
-		ti_buf_printf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\"><title>",
-			      X(expm1(r->est)), y, col);
-		ti_ab_report_pct(t, sizeof t, expm1(r->est));
-		xml_text(o, r->name);
-		ti_buf_printf(o, ": %s, %s</title></circle>\n", t, ti_ab_verdict_name[r->v]);
-		/* The value in a column right of the plot, clear of the bars. */
-		ti_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" text-anchor=\"end\">"
-				 "%s</text>\n", width - 8, y + 4, col, t);
-	}
+	svg_grid(o, &gm, gate);
+	for (size_t i = 0; i < k; i++)
+		svg_row(o, &gm, i, s[i]);
 	if (!k)
 		ti_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-				 "%s</text>\n", zero, top + row_h / 2 + 4,
+				 "%s</text>\n", gm.zero, gm.top + gm.row_h / 2 + 4,
 			      g->n ? "only unchanged benchmarks (--only-changed)" : TI_AB_NO_GEOMEAN);
 	ti_buf_printf(o, "</svg>\n");
-#undef X
 	free(s);
 }
 
