@@ -977,7 +977,19 @@ static int geo_by_round(const struct ti_ab_result *res, const struct ti_ab_confi
 	mean /= (double)nr;
 	for (size_t k = 0; k < nr; k++)
 		ss += (sum[k] - mean) * (sum[k] - mean);
-	double se = sqrt(ss / (double)(nr - 1) / (double)nr);
+	double se = sqrt(ss / (double)(nr - 1) / (double)nr), vf = 0;
+	/* At least what the benchmarks' own intervals say, as if they were
+	 * independent: rounds whose means agree exactly (a benchmark equal
+	 * on both sides in every round) are not an interval of zero width. */
+	for (size_t i = 0; i < res->n; i++) {
+		const struct ti_ab_row *r = &res->rows[i];
+		if (!geo_counts(r) || r->code == TI_AB_CODE_SAME)
+			continue;
+		double z = ti_stats_normal_quantile(1 - (1 - r->level) / 2);
+		double sb = (r->hi - r->lo) / (2 * z);
+		vf += isfinite(sb) ? sb * sb : INFINITY;
+	}
+	se = fmax(se, sqrt(vf) / (double)nrows);
 	double q = ti_stats_t_quantile(1 - (1 - level) / 2, (double)(nr - 1));
 	g->n = nrows;
 	g->ratio = exp(mean);
