@@ -392,10 +392,10 @@ struct rule {
 };
 
 static const struct rule rules[] = {
-	{ "**timeit-compare 0.3** (default: rounds paired by design; signed rank, or the t "
+	{ "**timeit-compare** (default: rounds paired by design; signed rank, or the t "
 	  "where its floor cannot pass; Welch unpaired; BH; equivalence)", K_BINARY, TI_AB_RANK_OR_T,
 	  TI_STATS_ADJUST_BH, TI_AB_PAIR_AUTO, TI_AB_WELCH },
-	{ "  timeit-compare 0.2 (pairs if the rounds move together; signed rank or Mann-Whitney)",
+	{ "  before issue 20 (pairs if the rounds move together; signed rank or Mann-Whitney)",
 	  K_LIBRARY, TI_AB_SIGNED_RANK, TI_STATS_ADJUST_BH, TI_AB_PAIR_VOTE, TI_AB_MANN_WHITNEY },
 	{ "  signed rank or Yuen's trimmed t", K_LIBRARY, TI_AB_RANK_OR_YUEN, TI_STATS_ADJUST_BH,
 	  TI_AB_PAIR_AUTO, TI_AB_WELCH },
@@ -698,6 +698,13 @@ static void table_sequential(size_t nsuites, size_t min, size_t step, size_t max
 /* The default rule's suite A/A rate from N A/A suites a model (the first
  * 500 are those of the rules table), with its Wilson 95 % interval: the
  * rules table's 500 leave +-1 point of sampling error at 5 %. */
+static const char *only_model;	/* --model NAME: that model alone */
+
+static bool skip_model(size_t mi)
+{
+	return only_model && strcmp(only_model, models[mi].name) != 0;
+}
+
 static void table_aa(size_t n, size_t ns)
 {
 	struct suite s = { NBENCH, ns, NULL, NULL, NULL };
@@ -714,6 +721,8 @@ static void table_aa(size_t n, size_t ns)
 	printf("|:---|---:|---:|---:|\n");
 	for (size_t mi = 0; mi < NMODELS; mi++) {
 		size_t fp = 0;
+		if (skip_model(mi))
+			continue;
 		for (size_t k = 0; k < n; k++) {
 			bool any = false;
 			generate(&s, &models[mi], 0, seed_of(mi, 0, k));
@@ -737,7 +746,7 @@ static void table_aa(size_t n, size_t ns)
 	free(s.shifted);
 }
 
-/* ---- issue 20: the rule of 0.2 and the new one, side by side ------------ */
+/* ---- issue 20: the rule before it and the new one, side by side ---------- */
 
 struct rule20 {
 	const char *name;
@@ -748,17 +757,17 @@ struct rule20 {
 };
 
 static const struct rule20 rules20[] = {
-	{ "0.2: pairs if rounds move together, rank tests", TI_AB_SIGNED_RANK, TI_AB_PAIR_VOTE,
+	{ "before: pairs if the rounds move together, rank tests", TI_AB_SIGNED_RANK, TI_AB_PAIR_VOTE,
 	  TI_AB_MANN_WHITNEY, TI_AB_GEO_T },
-	{ "**0.3: paired by design, signed rank or t, Welch**", TI_AB_RANK_OR_T, TI_AB_PAIR_AUTO,
+	{ "**now: paired by design, signed rank or t, Welch**", TI_AB_RANK_OR_T, TI_AB_PAIR_AUTO,
 	  TI_AB_WELCH, TI_AB_GEO_ROUND },
-	{ "0.3 with Yuen's trimmed t", TI_AB_RANK_OR_YUEN, TI_AB_PAIR_AUTO, TI_AB_WELCH,
+	{ "now, with Yuen's trimmed t", TI_AB_RANK_OR_YUEN, TI_AB_PAIR_AUTO, TI_AB_WELCH,
 	  TI_AB_GEO_ROUND },
 	{ "unpaired: Welch (--unpaired)", TI_AB_RANK_OR_T, TI_AB_PAIR_NEVER, TI_AB_WELCH,
 	  TI_AB_GEO_T },
 	{ "unpaired: Brunner-Munzel", TI_AB_RANK_OR_T, TI_AB_PAIR_NEVER, TI_AB_BRUNNER_MUNZEL,
 	  TI_AB_GEO_T },
-	{ "unpaired: Mann-Whitney (0.2's --unpaired)", TI_AB_SIGNED_RANK, TI_AB_PAIR_NEVER,
+	{ "unpaired: Mann-Whitney (--unpaired --rank, before: --unpaired)", TI_AB_SIGNED_RANK, TI_AB_PAIR_NEVER,
 	  TI_AB_MANN_WHITNEY, TI_AB_GEO_T },
 };
 #define NRULES20 (sizeof rules20 / sizeof rules20[0])
@@ -788,7 +797,7 @@ static void table_issue20(size_t naa, size_t nshift)
 	s.a = xmalloc(NBENCH * maxr * sizeof *s.a);
 	s.b = xmalloc(NBENCH * maxr * sizeof *s.b);
 	s.shifted = xmalloc(NBENCH * sizeof *s.shifted);
-	printf("## Issue 20: the rule of 0.2 and of 0.3 under every model, %d benchmarks\n\n", NBENCH);
+	printf("## Issue 20: the rule before and now under every model, %d benchmarks\n\n", NBENCH);
 	printf("A/A: share of A/A suites with any improved/regressed verdict (%zu suites at 6 and 10 "
 	       "rounds, %zu at 30).  Power: share of the %d shifted benchmarks called regressed "
 	       "(%zu suites; %zu at 30).  False unchanged: shifted +3 %% benchmarks called unchanged.  "
@@ -798,6 +807,8 @@ static void table_issue20(size_t naa, size_t nshift)
 	       "+5 %% 10 | +5 %% 30 | false unch. 6 | 10 | 30 | geo cover 10 |\n");
 	printf("|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (size_t mi = 0; mi < NMODELS; mi++) {
+		if (skip_model(mi))
+			continue;
 		for (size_t ri = 0; ri < NRULES20; ri++) {
 			double aa[NROUNDS20], p3[NROUNDS20], p5[NROUNDS20], fu[NROUNDS20], cover = NAN;
 			struct ti_ab_config c;
@@ -925,6 +936,8 @@ int main(int argc, char **argv)
 			compare_bin = argv[++i];
 		else if (strcmp(argv[i], "--aa") == 0 && i + 1 < argc)
 			aa = number(argv[i], argv[i + 1]), i++;
+		else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
+			only_model = argv[++i];
 		else if (strcmp(argv[i], "--table") == 0 && i + 1 < argc)
 			table = argv[++i];
 		else if (strcmp(argv[i], "--sequential") == 0 && i + 3 < argc) {
@@ -937,7 +950,7 @@ int main(int argc, char **argv)
 		else {
 			fprintf(stderr, "usage: ab-sim [--suites N] [--samples N] [--compare PATH] "
 					"[--quick] [--table rules|geomean|sequential|aa|issue20|all] "
-					"[--sequential MIN STEP MAX] [--aa N]\n");
+					"[--sequential MIN STEP MAX] [--aa N] [--model NAME]\n");
 			return 2;
 		}
 	}
