@@ -9,7 +9,7 @@
  * Markdown table per question:
  *
  *   ab-sim [--suites N] [--samples N] [--compare PATH] [--quick]
- *          [--table rules|geomean|sequential|aa|all] [--aa N]
+ *          [--table rules|geomean|sequential|aa|issue20|all] [--aa N]
  *
  * (--table aa, not part of all: the default rule's A/A rate from N A/A
  * suites a model, 5000 by default.)
@@ -44,19 +44,47 @@ struct model {
 	double out_p, out_lo, out_hi;	/* outliers: probability, ln-slowdown range */
 	double bi_p, bi_shift;	/* bimodal: probability of the slow mode, its shift */
 	bool short_runs;	/* 10-50 ms, written with the summary's 4 decimals */
+	/* Issue 20's models (0: off; no random draws then, so that the
+	 * older models' streams stay as they were): */
+	double anti;		/* sd of a term added to A_i and taken from B_i (a round
+				 * that slows one run and spares the other) */
+	double iid_b;		/* B's own noise where it differs from A's */
+	double iid_hi;		/* own noise uniform in iid..iid_hi per benchmark */
+	double suite;		/* sd of a slowdown of one side's whole suite in a round
+				 * (every benchmark of A_i alike): the machine's state
+				 * during one side's pass over the suite */
 };
 
 static const struct model models[] = {
-	{ "cv0.5", "lognormal, CV 0.5 %", 0.005, 0, 0, 0, 0, 0, 0, 0, false },
-	{ "cv2", "lognormal, CV 2 %", 0.02, 0, 0, 0, 0, 0, 0, 0, false },
-	{ "cv5", "lognormal, CV 5 %", 0.05, 0, 0, 0, 0, 0, 0, 0, false },
-	{ "cv15", "lognormal, CV 15 %", 0.15, 0, 0, 0, 0, 0, 0, 0, false },
-	{ "outliers", "CV 2 %, 5 % of runs 30-100 % slower", 0.02, 0, 0, 0.05, 0.262, 0.693, 0, 0, false },
-	{ "bimodal", "CV 1 %, half the runs in a mode 4 % slower", 0.01, 0, 0, 0, 0, 0, 0.5, 0.04, false },
-	{ "drift", "CV 1 %, a 6 % ramp over the rounds", 0.01, 0, 0.06, 0, 0, 0, 0, 0, false },
-	{ "load", "CV 1 %, a 5 % load shared by A_i and B_i", 0.01, 0.05, 0, 0, 0, 0, 0, 0, false },
-	{ "short", "10-50 ms runs, CV 2 %, 4 decimals", 0.02, 0, 0, 0, 0, 0, 0, 0, true },
-	{ "vm", "shared 3 % + own 2 % + 2 % outliers (this VM)", 0.02, 0.03, 0, 0.02, 0.1, 0.4, 0, 0, false },
+	{ "cv0.5", "lognormal, CV 0.5 %", 0.005, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0 },
+	{ "cv2", "lognormal, CV 2 %", 0.02, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0 },
+	{ "cv5", "lognormal, CV 5 %", 0.05, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0 },
+	{ "cv15", "lognormal, CV 15 %", 0.15, 0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0 },
+	{ "outliers", "CV 2 %, 5 % of runs 30-100 % slower", 0.02, 0, 0, 0.05, 0.262, 0.693, 0, 0, false, 0, 0, 0, 0 },
+	{ "bimodal", "CV 1 %, half the runs in a mode 4 % slower", 0.01, 0, 0, 0, 0, 0, 0.5, 0.04, false, 0, 0, 0, 0 },
+	{ "drift", "CV 1 %, a 6 % ramp over the rounds", 0.01, 0, 0.06, 0, 0, 0, 0, 0, false, 0, 0, 0, 0 },
+	{ "load", "CV 1 %, a 5 % load shared by A_i and B_i", 0.01, 0.05, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0 },
+	{ "short", "10-50 ms runs, CV 2 %, 4 decimals", 0.02, 0, 0, 0, 0, 0, 0, 0, true, 0, 0, 0, 0 },
+	{ "vm", "shared 3 % + own 2 % + 2 % outliers (this VM)", 0.02, 0.03, 0, 0.02, 0.1, 0.4, 0, 0, false, 0, 0, 0, 0 },
+	/* Issue 20: rank correlation of A_i and B_i -0.19, -0.48, -0.87 at CV
+	 * 1 % (anti = 0.01 sqrt(r / (1 - r))); equal medians, unequal
+	 * spreads; everything at once. */
+	{ "anti0.19", "CV 1 %, within-round correlation -0.19", 0.01, 0, 0, 0, 0, 0, 0, 0, false,
+	  0.00484, 0, 0, 0 },
+	{ "anti0.48", "CV 1 %, within-round correlation -0.48", 0.01, 0, 0, 0, 0, 0, 0, 0, false,
+	  0.0096, 0, 0, 0 },
+	{ "anti0.87", "CV 1 %, within-round correlation -0.87", 0.01, 0, 0, 0, 0, 0, 0, 0, false,
+	  0.0259, 0, 0, 0 },
+	{ "spread1", "equal medians, A at CV 3 %, B at CV 1 %", 0.03, 0, 0, 0, 0, 0, 0, 0, false,
+	  0, 0.01, 0, 0 },
+	{ "spread0.3", "equal medians, A at CV 3 %, B at CV 0.3 %", 0.03, 0, 0, 0, 0, 0, 0, 0, false,
+	  0, 0.003, 0, 0 },
+	{ "all", "CV 2-5 % per benchmark, 5 % outliers at +30 %, a 6 % drift, 5 % shared load",
+	  0.02, 0.05, 0.06, 0.05, 0.262, 0.262, 0, 0, false, 0, 0, 0.05, 0 },
+	/* A round's machine state moving a side's whole suite: what the
+	 * geometric mean's interval must hold (issue 20, item 4). */
+	{ "roundload", "CV 1 %, a 1 % slowdown of one side's whole suite per round", 0.01, 0, 0,
+	  0, 0, 0, 0, 0, false, 0, 0, 0, 0.01 },
 };
 #define NMODELS (sizeof models / sizeof models[0])
 
@@ -84,18 +112,30 @@ static void generate(struct suite *s, const struct model *m, double shift, uint6
 {
 	struct ti_stats_rng r;
 
+	double suite[2 * 64] = { 0 };	/* per round and side; rounds beyond 64 share */
+	if (m->suite > 0) {
+		struct ti_stats_rng q;
+		ti_stats_rng_seed(&q, seed ^ 0x5a17e5u);
+		for (size_t i = 0; i < 2 * 64; i++)
+			suite[i] = m->suite * ti_stats_rng_normal(&q);
+	}
 	ti_stats_rng_seed(&r, seed);
 	for (size_t k = 0; k < s->nb; k++) {
 		double base = m->short_runs ? 0.010 + 0.040 * ti_stats_rng_uniform(&r)
 					    : exp(log(0.1) + log(20) * ti_stats_rng_uniform(&r));
 		double effect = k < NSHIFTED ? log1p(shift) : 0;
+		double iid = m->iid_hi > 0 ? m->iid + (m->iid_hi - m->iid) * ti_stats_rng_uniform(&r)
+					   : m->iid;
 		s->shifted[k] = k < NSHIFTED && shift > 0;
 		for (size_t i = 0; i < s->ns; i++) {
 			double common = m->shared * ti_stats_rng_normal(&r);
+			double anti = m->anti > 0 ? m->anti * ti_stats_rng_normal(&r) : 0;
 			if (s->ns > 1)
 				common += m->drift * (double)i / (double)(s->ns - 1);
 			for (int side = 0; side < 2; side++) {
-				double l = log(base) + common + m->iid * ti_stats_rng_normal(&r);
+				double own = side && m->iid_b > 0 ? m->iid_b : iid;
+				double l = log(base) + common + (side ? -anti : anti) +
+					   suite[2 * (i % 64) + (size_t)side] + own * ti_stats_rng_normal(&r);
 				if (m->out_p > 0 && ti_stats_rng_uniform(&r) < m->out_p)
 					l += m->out_lo + (m->out_hi - m->out_lo) * ti_stats_rng_uniform(&r);
 				if (m->bi_p > 0 && ti_stats_rng_uniform(&r) < m->bi_p)
@@ -146,6 +186,9 @@ static int verdict_of(enum ti_ab_verdict v)
 	}
 }
 
+/* The geometric mean of the last run_library. */
+static struct ti_ab_geomean last_geo;
+
 /* The verdicts of configuration C on suite S (COUNT: rounds per
  * benchmark, NULL: all); DECIDABLE gets whether more samples could
  * decide, when not NULL. */
@@ -166,6 +209,7 @@ static void run_library(const struct ti_ab_config *c, const struct suite *s, con
 		if (decidable)
 			decidable[k] = r.rows[k].decidable;
 	}
+	last_geo = r.geomean;
 	ti_ab_result_free(&r);
 	ti_ab_set_free(&a);
 	ti_ab_set_free(&b);
@@ -358,34 +402,45 @@ struct rule {
 	enum ti_ab_paired_test test;
 	enum ti_stats_adjust adjust;
 	enum ti_ab_pairing pairing;
+	enum ti_ab_unpaired_test utest;
 };
 
 static const struct rule rules[] = {
-	{ "**timeit-compare 0.2** (default: pairs if the rounds move together; signed rank "
-	  "or Mann-Whitney; BH; equivalence)", K_BINARY, TI_AB_SIGNED_RANK, TI_STATS_ADJUST_BH,
-	  TI_AB_PAIR_AUTO },
-	{ "  always paired, signed rank (--paired)", K_LIBRARY, TI_AB_SIGNED_RANK,
-	  TI_STATS_ADJUST_BH, TI_AB_PAIR_ALWAYS },
+	{ "**timeit-compare** (default: rounds paired by design; signed rank, or the t "
+	  "where its floor cannot pass; Welch unpaired; BH; equivalence)", K_BINARY, TI_AB_RANK_OR_T,
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_AUTO, TI_AB_WELCH },
+	{ "  before issue 20 (pairs if the rounds move together; signed rank or Mann-Whitney)",
+	  K_LIBRARY, TI_AB_SIGNED_RANK, TI_STATS_ADJUST_BH, TI_AB_PAIR_VOTE, TI_AB_MANN_WHITNEY },
+	{ "  signed rank or Yuen's trimmed t", K_LIBRARY, TI_AB_RANK_OR_YUEN, TI_STATS_ADJUST_BH,
+	  TI_AB_PAIR_AUTO, TI_AB_WELCH },
+	{ "  always paired, signed rank (--rank)", K_LIBRARY, TI_AB_SIGNED_RANK,
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_ALWAYS, TI_AB_MANN_WHITNEY },
 	{ "  always paired, sign test", K_LIBRARY, TI_AB_SIGN, TI_STATS_ADJUST_BH,
-	  TI_AB_PAIR_ALWAYS },
+	  TI_AB_PAIR_ALWAYS, TI_AB_WELCH },
 	{ "  always paired, t on log-ratios", K_LIBRARY, TI_AB_PAIRED_T, TI_STATS_ADJUST_BH,
-	  TI_AB_PAIR_ALWAYS },
+	  TI_AB_PAIR_ALWAYS, TI_AB_WELCH },
 	{ "  always paired, 20 % trimmed t (Yuen)", K_LIBRARY, TI_AB_TRIMMED_T,
-	  TI_STATS_ADJUST_BH, TI_AB_PAIR_ALWAYS },
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_ALWAYS, TI_AB_WELCH },
 	{ "  always paired, signed rank + Mann-Whitney by Simes", K_LIBRARY, TI_AB_SIMES,
-	  TI_STATS_ADJUST_BH, TI_AB_PAIR_ALWAYS },
-	{ "  never paired, Mann-Whitney (--unpaired)", K_LIBRARY, TI_AB_SIGNED_RANK,
-	  TI_STATS_ADJUST_BH, TI_AB_PAIR_NEVER },
-	{ "  default with Holm instead of BH (--holm)", K_LIBRARY, TI_AB_SIGNED_RANK,
-	  TI_STATS_ADJUST_HOLM, TI_AB_PAIR_AUTO },
-	{ "  default without adjustment (--no-adjust)", K_LIBRARY, TI_AB_SIGNED_RANK,
-	  TI_STATS_ADJUST_NONE, TI_AB_PAIR_AUTO },
-	{ "timeit-compare 0.1 (unpaired MWU, Holm, no equivalence)", K_OLD, 0, 0, 0 },
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_ALWAYS, TI_AB_WELCH },
+	{ "  never paired, Welch (--unpaired)", K_LIBRARY, TI_AB_RANK_OR_T,
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_NEVER, TI_AB_WELCH },
+	{ "  never paired, Yuen's two-sample trimmed t", K_LIBRARY, TI_AB_RANK_OR_T,
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_NEVER, TI_AB_YUEN2 },
+	{ "  never paired, Brunner-Munzel", K_LIBRARY, TI_AB_RANK_OR_T,
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_NEVER, TI_AB_BRUNNER_MUNZEL },
+	{ "  never paired, Mann-Whitney (--unpaired --rank)", K_LIBRARY, TI_AB_SIGNED_RANK,
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_NEVER, TI_AB_MANN_WHITNEY },
+	{ "  default with Holm instead of BH (--holm)", K_LIBRARY, TI_AB_RANK_OR_T,
+	  TI_STATS_ADJUST_HOLM, TI_AB_PAIR_AUTO, TI_AB_WELCH },
+	{ "  default without adjustment (--no-adjust)", K_LIBRARY, TI_AB_RANK_OR_T,
+	  TI_STATS_ADJUST_NONE, TI_AB_PAIR_AUTO, TI_AB_WELCH },
+	{ "timeit-compare 0.1 (unpaired MWU, Holm, no equivalence)", K_OLD, 0, 0, 0, 0 },
 	{ "LLVM compare.py (min, no test, read as changed at \\|d\\| >= 1 %)", K_COMPAREPY, 0,
-	  0, 0 },
-	{ "LNT (min, MWU, 2.576 sd)", K_LNT, 0, 0, 0 },
-	{ "Google Benchmark (U test, p < 0.05)", K_GBENCH, 0, 0, 0 },
-	{ "hyperfine (Welch t, p < 0.05)", K_HYPERFINE, 0, 0, 0 },
+	  0, 0, 0 },
+	{ "LNT (min, MWU, 2.576 sd)", K_LNT, 0, 0, 0, 0 },
+	{ "Google Benchmark (U test, p < 0.05)", K_GBENCH, 0, 0, 0, 0 },
+	{ "hyperfine (Welch t, p < 0.05)", K_HYPERFINE, 0, 0, 0, 0 },
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 
@@ -402,6 +457,7 @@ static void verdicts(const struct rule *r, const struct suite *s, int *out)
 		c.paired_test = r->test;
 		c.adjust = r->adjust;
 		c.pairing = r->pairing;
+		c.unpaired_test = r->utest;
 		run_library(&c, s, NULL, out, NULL);
 		return;
 	case K_OLD:
@@ -656,6 +712,13 @@ static void table_sequential(size_t nsuites, size_t min, size_t step, size_t max
 /* The default rule's suite A/A rate from N A/A suites a model (the first
  * 500 are those of the rules table), with its Wilson 95 % interval: the
  * rules table's 500 leave +-1 point of sampling error at 5 %. */
+static const char *only_model;	/* --model NAME: that model alone */
+
+static bool skip_model(size_t mi)
+{
+	return only_model && strcmp(only_model, models[mi].name) != 0;
+}
+
 static void table_aa(size_t n, size_t ns)
 {
 	struct suite s = { NBENCH, ns, NULL, NULL, NULL };
@@ -672,6 +735,8 @@ static void table_aa(size_t n, size_t ns)
 	printf("|:---|---:|---:|---:|\n");
 	for (size_t mi = 0; mi < NMODELS; mi++) {
 		size_t fp = 0;
+		if (skip_model(mi))
+			continue;
 		for (size_t k = 0; k < n; k++) {
 			bool any = false;
 			generate(&s, &models[mi], 0, seed_of(mi, 0, k));
@@ -686,6 +751,176 @@ static void table_aa(size_t n, size_t ns)
 		double half = z * sqrt(p * (1 - p) / (double)n + z * z / (4.0 * (double)n * (double)n)) / d;
 		printf("| %s | %zu | %.2f %% | %.2f .. %.2f %% |\n", models[mi].name, fp, 100 * p,
 		       100 * (mid - half), 100 * (mid + half));
+		fflush(stdout);
+	}
+	printf("\n");
+	free(v);
+	free(s.a);
+	free(s.b);
+	free(s.shifted);
+}
+
+/* ---- issue 20: the rule before it and the new one, side by side ---------- */
+
+struct rule20 {
+	const char *name;
+	enum ti_ab_paired_test test;
+	enum ti_ab_pairing pairing;
+	enum ti_ab_unpaired_test utest;
+	enum ti_ab_geo geo;
+};
+
+static const struct rule20 rules20[] = {
+	{ "before: pairs if the rounds move together, rank tests", TI_AB_SIGNED_RANK, TI_AB_PAIR_VOTE,
+	  TI_AB_MANN_WHITNEY, TI_AB_GEO_T },
+	{ "**now: paired by design, signed rank or t, Welch**", TI_AB_RANK_OR_T, TI_AB_PAIR_AUTO,
+	  TI_AB_WELCH, TI_AB_GEO_ROUND },
+	{ "now, with Yuen's trimmed t", TI_AB_RANK_OR_YUEN, TI_AB_PAIR_AUTO, TI_AB_WELCH,
+	  TI_AB_GEO_ROUND },
+	{ "unpaired: Welch (--unpaired)", TI_AB_RANK_OR_T, TI_AB_PAIR_NEVER, TI_AB_WELCH,
+	  TI_AB_GEO_T },
+	{ "unpaired: Brunner-Munzel", TI_AB_RANK_OR_T, TI_AB_PAIR_NEVER, TI_AB_BRUNNER_MUNZEL,
+	  TI_AB_GEO_T },
+	{ "unpaired: Mann-Whitney (--unpaired --rank, before: --unpaired)", TI_AB_SIGNED_RANK, TI_AB_PAIR_NEVER,
+	  TI_AB_MANN_WHITNEY, TI_AB_GEO_T },
+};
+#define NRULES20 (sizeof rules20 / sizeof rules20[0])
+
+static const size_t rounds20[] = { 3, 6, 10, 30 };
+#define NROUNDS20 (sizeof rounds20 / sizeof rounds20[0])
+
+static void config20(struct ti_ab_config *c, const struct rule20 *r)
+{
+	ti_ab_config_init(c);
+	c->paired_test = r->test;
+	c->pairing = r->pairing;
+	c->unpaired_test = r->utest;
+	c->geo = r->geo;
+}
+
+/* Every model, the old rule and the new: the suite A/A rate (NAA A/A
+ * suites), power at +3 % and +5 % and false "unchanged" at +3 % (NSHIFT
+ * suites each), at 3, 6, 10 and 30 rounds (30: a quarter of the suites);
+ * and the A/A coverage of the geometric mean's 95 % interval. */
+static void table_issue20(size_t naa, size_t nshift)
+{
+	size_t maxr = rounds20[NROUNDS20 - 1];
+	struct suite s = { NBENCH, 0, NULL, NULL, NULL };
+	int *v = xmalloc(NBENCH * sizeof *v);
+
+	s.a = xmalloc(NBENCH * maxr * sizeof *s.a);
+	s.b = xmalloc(NBENCH * maxr * sizeof *s.b);
+	s.shifted = xmalloc(NBENCH * sizeof *s.shifted);
+	printf("## Issue 20: the rule before and now under every model, %d benchmarks\n\n", NBENCH);
+	printf("A/A: share of A/A suites with any improved/regressed verdict (%zu suites at 3, 6 and "
+	       "10 rounds, %zu at 30).  Power: share of the %d shifted benchmarks called regressed "
+	       "(%zu suites; %zu at 30).  False unchanged: shifted +3 %% benchmarks called unchanged.  "
+	       "Geo cover: share of the A/A suites at 10 rounds whose geometric-mean 95 %% interval "
+	       "holds 0.\n\n", naa, naa / 4 ? naa / 4 : 1, NSHIFTED, nshift, nshift / 4 ? nshift / 4 : 1);
+	printf("| model | rule | A/A 3 | 6 | 10 | 30 | +3 %% 3 | 6 | 10 | 30 | +5 %% 3 | 6 | 10 | 30 | "
+	       "false unch. 3 | 6 | 10 | 30 | geo cover 10 |\n");
+	printf("|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	       "---:|---:|\n");
+	for (size_t mi = 0; mi < NMODELS; mi++) {
+		if (skip_model(mi))
+			continue;
+		for (size_t ri = 0; ri < NRULES20; ri++) {
+			double aa[NROUNDS20], p3[NROUNDS20], p5[NROUNDS20], fu[NROUNDS20], cover = NAN;
+			struct ti_ab_config c;
+			config20(&c, &rules20[ri]);
+			for (size_t ni = 0; ni < NROUNDS20; ni++) {
+				size_t na = ni == NROUNDS20 - 1 ? (naa / 4 ? naa / 4 : 1) : naa;
+				size_t nsh = ni == NROUNDS20 - 1 ? (nshift / 4 ? nshift / 4 : 1) : nshift;
+				size_t fp = 0, cov = 0, d3 = 0, d5 = 0, u3 = 0, n3 = 0, n5 = 0;
+				s.ns = rounds20[ni];
+				for (size_t k = 0; k < na; k++) {
+					bool any = false;
+					generate(&s, &models[mi], 0, seed_of(mi, 0, k));
+					run_library(&c, &s, NULL, v, NULL);
+					for (size_t b = 0; b < NBENCH; b++)
+						any |= v[b] == V_REGRESSED || v[b] == V_IMPROVED;
+					fp += any;
+					cov += last_geo.lo <= 1 && 1 <= last_geo.hi;
+				}
+				for (size_t si = 2; si <= 3; si++) {
+					for (size_t k = 0; k < nsh; k++) {
+						generate(&s, &models[mi], shifts[si], seed_of(mi, si, k));
+						run_library(&c, &s, NULL, v, NULL);
+						for (size_t b = 0; b < NSHIFTED; b++) {
+							if (si == 2) {
+								n3++;
+								d3 += v[b] == V_REGRESSED;
+								u3 += v[b] == V_UNCHANGED;
+							} else {
+								n5++;
+								d5 += v[b] == V_REGRESSED;
+							}
+						}
+					}
+				}
+				aa[ni] = 100.0 * (double)fp / (double)na;
+				p3[ni] = 100.0 * (double)d3 / (double)n3;
+				p5[ni] = 100.0 * (double)d5 / (double)n5;
+				fu[ni] = 100.0 * (double)u3 / (double)n3;
+				if (rounds20[ni] == 10)
+					cover = 100.0 * (double)cov / (double)na;
+			}
+			printf("| %s | %s |", ri ? "" : models[mi].name, rules20[ri].name);
+			for (size_t ni = 0; ni < NROUNDS20; ni++)
+				printf(" %.1f |", aa[ni]);
+			for (size_t ni = 0; ni < NROUNDS20; ni++)
+				printf(" %.1f |", p3[ni]);
+			for (size_t ni = 0; ni < NROUNDS20; ni++)
+				printf(" %.1f |", p5[ni]);
+			for (size_t ni = 0; ni < NROUNDS20; ni++)
+				printf(" %.2f |", fu[ni]);
+			printf(" %.1f |\n", cover);
+			fflush(stdout);
+		}
+	}
+	printf("\n");
+	free(v);
+	free(s.a);
+	free(s.b);
+	free(s.shifted);
+}
+
+/* Issue 20's target: 129 benchmarks, --looks 5, 6 rounds, 3 % shared
+ * load and 2 % own noise; 10 of them at x0.4 in every round.  The share
+ * improved at the first look, and the A/A rate of the same setting. */
+static void table_target(size_t nsuites)
+{
+	static const struct model m = { "target", "shared 3 % + own 2 %", 0.02, 0.03, 0, 0, 0, 0, 0,
+					0, false, 0, 0, 0, 0 };
+	struct suite s = { 129, 6, NULL, NULL, NULL };
+	int *v = xmalloc(s.nb * sizeof *v);
+
+	s.a = xmalloc(s.nb * s.ns * sizeof *s.a);
+	s.b = xmalloc(s.nb * s.ns * sizeof *s.b);
+	s.shifted = xmalloc(s.nb * sizeof *s.shifted);
+	printf("## Issue 20's target: 129 benchmarks, --looks 5, 6 rounds, 3 %% shared load + 2 %% "
+	       "own noise, %zu suites\n\n", nsuites);
+	printf("| rule | x0.4 improved at the first look | A/A suites with a verdict |\n");
+	printf("|:---|---:|---:|\n");
+	for (size_t ri = 0; ri < 2; ri++) {
+		struct ti_ab_config c;
+		size_t imp = 0, n = 0, fp = 0;
+		config20(&c, &rules20[ri]);
+		c.looks = 5;
+		for (size_t k = 0; k < nsuites; k++) {
+			bool any = false;
+			generate(&s, &m, 0.4 - 1, 0x7a76e700u + k);
+			run_library(&c, &s, NULL, v, NULL);
+			for (size_t b = 0; b < NSHIFTED; b++, n++)
+				imp += v[b] == V_IMPROVED;
+			generate(&s, &m, 0, 0x7a76f700u + k);
+			run_library(&c, &s, NULL, v, NULL);
+			for (size_t b = 0; b < s.nb; b++)
+				any |= v[b] == V_REGRESSED || v[b] == V_IMPROVED;
+			fp += any;
+		}
+		printf("| %s | %.1f %% | %.1f %% |\n", rules20[ri].name, 100.0 * (double)imp / (double)n,
+		       100.0 * (double)fp / (double)nsuites);
 		fflush(stdout);
 	}
 	printf("\n");
@@ -722,6 +957,8 @@ int main(int argc, char **argv)
 			compare_bin = argv[++i];
 		else if (strcmp(argv[i], "--aa") == 0 && i + 1 < argc)
 			aa = number(argv[i], argv[i + 1]), i++;
+		else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
+			only_model = argv[++i];
 		else if (strcmp(argv[i], "--table") == 0 && i + 1 < argc)
 			table = argv[++i];
 		else if (strcmp(argv[i], "--sequential") == 0 && i + 3 < argc) {
@@ -733,8 +970,8 @@ int main(int argc, char **argv)
 			suites = 20;
 		else {
 			fprintf(stderr, "usage: ab-sim [--suites N] [--samples N] [--compare PATH] "
-					"[--quick] [--table rules|geomean|sequential|aa|all] "
-					"[--sequential MIN STEP MAX] [--aa N]\n");
+					"[--quick] [--table rules|geomean|sequential|aa|issue20|all] "
+					"[--sequential MIN STEP MAX] [--aa N] [--model NAME]\n");
 			return 2;
 		}
 	}
@@ -751,6 +988,10 @@ int main(int argc, char **argv)
 		table_sequential(suites, smin, sstep, smax);
 	if (strcmp(table, "aa") == 0)
 		table_aa(aa, samples);
+	if (strcmp(table, "issue20") == 0) {
+		table_target(suites);
+		table_issue20(suites, suites / 2 ? suites / 2 : 1);
+	}
 	char path[128];
 	snprintf(path, sizeof path, "%s/a.json", tmpdir);
 	unlink(path);

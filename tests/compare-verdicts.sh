@@ -32,14 +32,14 @@ summaries() {
 }
 
 # A/A: 100 benchmarks, 10 rounds, 2 % noise: no improved or regressed
-# verdict, and no "unchanged" either: 10 samples at 2 % noise cannot show
-# a change to lie within +-1 %.  Without adjustment some are called.
+# verdict, and few "unchanged": 10 samples at 2 % noise rarely show a
+# change to lie within +-1 %.  Without adjustment some are called.
 "$GEN" A1 1 100 10 0.02 0 0
 "$GEN" A2 2 100 10 0.02 0 0
 expect_status 0 "$COMPARE" --format csv A1 A2 >aa.csv
 [ "$(($(count regressed aa.csv) + $(count improved aa.csv)))" -eq 0 ] || fail "A/A: $(cat aa.csv)"
-[ "$(count unchanged aa.csv)" -eq 0 ] || fail "A/A unchanged without evidence: $(cat aa.csv)"
-[ "$(count undecided aa.csv)" -eq 100 ] || fail "A/A undecided: $(cat aa.csv)"
+[ "$(count unchanged aa.csv)" -le 5 ] || fail "A/A unchanged: $(cat aa.csv)"
+[ "$(($(count undecided aa.csv) + $(count unchanged aa.csv)))" -eq 100 ] || fail "A/A undecided: $(cat aa.csv)"
 grep -q ',undecided,yes,,spread larger than the change: 90% interval ' aa.csv ||
 	fail "A/A reason: $(cat aa.csv)"
 "$COMPARE" --format csv --no-adjust A1 A2 >aa-raw.csv || true
@@ -52,8 +52,9 @@ expect_status 0 "$COMPARE" --format csv Q1 Q2 >q.csv
 [ "$(count unchanged q.csv)" -eq 20 ] || fail "quiet A/A not unchanged: $(cat q.csv)"
 grep -q ',unchanged,no,,equivalent: 90% interval .* within +-1%,' q.csv || fail "equivalence reason: $(cat q.csv)"
 
-# A 5 % slowdown of 5 benchmarks of 20 at 1 % noise: found, exit 1; the
-# rounds share nothing, so they are not paired (the footer says so).
+# A 5 % slowdown of 5 benchmarks of 20 at 1 % noise: found, exit 1.  The
+# rounds share nothing, but they are pairs by design (issue 20: the old
+# rule left them unpaired by their correlation); the footer says so.
 "$GEN" base 3 20 10 0.01 0 0
 "$GEN" slow 4 20 10 0.01 0.05 5
 expect_status 1 "$COMPARE" --format csv base slow >shift.csv
@@ -62,19 +63,21 @@ expect_status 1 "$COMPARE" --format csv base slow >shift.csv
 [ "$(count regressed shift.csv)" -eq 5 ] || fail "regressions beyond the shifted: $(cat shift.csv)"
 awk -F, '$1 ~ /^b00[0-4]$/ && !($8 < 0.05 && $9 > 0.05) { exit 1 }' shift.csv ||
 	fail "5 % outside the interval: $(cat shift.csv)"
-[ "$(field shift.csv b000 4)" = no ] || fail "independent rounds paired: $(cat shift.csv)"
+[ "$(field shift.csv b000 4)" = yes ] || fail "rounds not paired by design: $(cat shift.csv)"
 "$COMPARE" base slow >shift.txt || true
-grep -q '^rounds not paired: the times of A_i and B_i do not move together (median rank correlation -\{0,1\}0\.[0-9][0-9] over 20 benchmarks; --paired pairs them)$' shift.txt ||
+grep -q '^rounds paired by design: A_i and B_i ran in one round (median rank correlation -\{0,1\}0\.[0-9][0-9] over 20 benchmarks); --unpaired compares all samples$' shift.txt ||
 	fail "pairing footer: $(cat shift.txt)"
+grep -q '^change: 20 of 20 tested benchmarks paired by round; tests: signed rank 20; 95% intervals per benchmark, not adjusted$' shift.txt ||
+	fail "change footer: $(cat shift.txt)"
 # The same shift under a 5 % load shared by A_i and B_i (one load seed for
-# both sides): paired, found; unpaired, the load hides it.
+# both sides): paired, found; unpaired, the load hides most of it.
 "$GEN" lbase 3 20 10 0.005 0 0 99 0.05
 "$GEN" lslow 4 20 10 0.005 0.05 5 99 0.05
 expect_status 1 "$COMPARE" --format csv lbase lslow >load.csv
 [ "$(count regressed load.csv)" -eq 5 ] || fail "under load: $(cat load.csv)"
 [ "$(field load.csv b000 4)" = yes ] || fail "load: not paired: $(cat load.csv)"
-expect_status 0 "$COMPARE" --format csv --unpaired lbase lslow >load-u.csv
-[ "$(count regressed load-u.csv)" -eq 0 ] || fail "under load unpaired: $(cat load-u.csv)"
+"$COMPARE" --format csv --unpaired lbase lslow >load-u.csv || true
+[ "$(count regressed load-u.csv)" -le 2 ] || fail "under load unpaired: $(cat load-u.csv)"
 [ "$(field load-u.csv b000 4)" = no ] || fail "--unpaired paired: $(cat load-u.csv)"
 expect_status 1 "$COMPARE" --format csv --paired base slow >forced.csv
 [ "$(field forced.csv b000 4)" = yes ] || fail "--paired: $(cat forced.csv)"
@@ -96,15 +99,15 @@ grep -q '^b000,.*unpaired: the rounds of A and B differ$' diff.csv || fail "unpa
 "$COMPARE" --format csv --noise-floor f1 f2 n1 n2 >nf.csv || true
 [ "$(count unchanged nf.csv)" -eq 0 ] || fail "+5 % unchanged with --noise-floor: $(cat nf.csv)"
 
-# The gate is on the estimator the test and the interval use: completely
-# separated samples whose medians differ by 0.7 % but whose
-# Hodges-Lehmann shift is +15 % are a regression (the old gate on the
-# median ratio said "unchanged").
+# The gate is on the estimator the test and the interval use: samples
+# whose medians differ by 0.7 % but whose mean log-ratio (Welch's t,
+# unpaired) is +13.3 % are a regression (the old gate on the median
+# ratio said "unchanged").
 summaries ga x 0.85 0.88 0.995 0.997 1.0
 summaries gb x 1.001 1.002 1.002 1.15 1.2
 expect_status 1 "$COMPARE" --format csv --unpaired ga gb >ga.csv
 [ "$(field ga.csv x 14)" = regressed ] || fail "gate on the median ratio: $(cat ga.csv)"
-[ "$(field ga.csv x 7)" = 0.15 ] || fail "estimate: $(cat ga.csv)"
+[ "$(field ga.csv x 7)" = 0.133250069 ] || fail "estimate: $(cat ga.csv)"
 # A change of exactly the gate counts as reaching it, for every operand:
 # 99 benchmarks of B = 1.01 x A (the old engine: 89 one way, 10 the other).
 k=1
@@ -118,7 +121,7 @@ done
 "$COMPARE" --format csv ea eb >edge.csv || true
 [ "$(count regressed edge.csv)" -eq 99 ] || fail "at the gate: $(cut -d, -f14 edge.csv | sort | uniq -c)"
 
-# Heavy ties above 40 samples: the exact p 0.0647, not the normal
+# Heavy ties above 40 samples, --rank: the exact p 0.0647, not the normal
 # approximation's 0.0451 (exit 1 before).
 i=1
 while [ $i -le 23 ]; do
@@ -132,7 +135,7 @@ while [ $i -le 23 ]; do
 done
 mkdir ha hb
 for i in $(seq 1 23); do mv "ha.$i.time" "ha/t.$i.time" && mv "hb.$i.time" "hb/t.$i.time"; done
-expect_status 0 "$COMPARE" --format csv --unpaired --no-adjust --min-change 0.5 ha hb >ties.csv
+expect_status 0 "$COMPARE" --format csv --unpaired --rank --no-adjust --min-change 0.5 ha hb >ties.csv
 [ "$(field ties.csv t 12)" = 0.0646974615 ] || fail "heavy ties p: $(cat ties.csv)"
 
 # A failed run: the benchmark is still compared on the rest, and noted;
@@ -219,10 +222,14 @@ grep -q '^p,8,8,.*12 of 16 samples flagged$' flag.csv || fail "flagged count: $(
 grep -q '^note: verdicts rest mostly on flagged samples: timeit.s noise screen flagged 12 of 16 (--drop-flagged leaves them out)$' flag.txt ||
 	fail "flagged footer: $(cat flag.txt)"
 "$COMPARE" --format csv --drop-flagged na nb >drop.csv || true
-grep -q '^p,2,2,no,.*,too few samples: 2 + 2 samples cannot reach p 0.05 (smallest possible p 0.333),12 of 16 samples flagged; --drop-flagged left 2 of 8 and 2 of 8 samples$' drop.csv || fail "--drop-flagged: $(cat drop.csv)"
+grep -q '^p,2,2,yes,.*,undecided,yes,,spread larger than the change: 90% interval [-+.0-9%]* crosses +-1%,12 of 16 samples flagged; --drop-flagged left 2 of 8 and 2 of 8 samples$' drop.csv || fail "--drop-flagged: $(cat drop.csv)"
+# With the rank tests, 2 pairs cannot reach alpha: the reason says so.
+"$COMPARE" --format csv --rank --drop-flagged na nb >drop-r.csv || true
+grep -q '^p,2,2,yes,.*,too few samples: 2 pairs cannot reach p 0.05 (smallest possible p 0.5),12 of 16 samples flagged; --drop-flagged left 2 of 8 and 2 of 8 samples$' drop-r.csv || fail "--drop-flagged --rank: $(cat drop-r.csv)"
 
-# The geometric mean: t over the benchmarks; all-zero benchmarks (no
-# ratio) are left out, not counted as ratio 1.
+# The geometric mean: t over the rounds (paired), over the benchmarks
+# (unpaired); all-zero benchmarks (no ratio) are left out, not counted as
+# ratio 1.
 mkdir za zb
 for i in 1 2 3; do
 	printf 'exit 0\nuser 0.0000\n' >"za/zero.$i.time"
@@ -233,8 +240,11 @@ for i in 1 2 3; do
 	printf 'exit 0\nuser 2.2%s\n' $i >"zb/two.$i.time"
 done
 "$COMPARE" za zb >geo.txt || true
-grep -q '^geometric mean of B/A: +[0-9.]*% (95% CI [-+0-9.]*%\.\.[-+0-9.]*%, t over 2 benchmarks)$' geo.txt ||
+grep -q '^geometric mean of B/A: +[0-9.]*% (95% CI [-+0-9.]*%\.\.[-+0-9.]*%, t over 3 rounds of 2 benchmarks)$' geo.txt ||
 	fail "geomean: $(cat geo.txt)"
+"$COMPARE" --unpaired za zb >geo-u.txt || true
+grep -q '^geometric mean of B/A: +[0-9.]*% (95% CI [-+0-9.]*%\.\.[-+0-9.]*%, t over 2 benchmarks)$' geo-u.txt ||
+	fail "geomean unpaired: $(cat geo-u.txt)"
 grep -q '^zero .* unchanged  every sample equal$' geo.txt || fail "all zero: $(cat geo.txt)"
 "$COMPARE" --format json za zb | tr -d ' \n' | grep -q '"geomean":{"n":2,' || fail "geomean n"
 "$COMPARE" --bootstrap 2000 za zb | grep -q ', bootstrap over 2 benchmarks)$' || fail "--bootstrap"
@@ -344,7 +354,7 @@ done
 "$COMPARE" nl-a nl-b >nl.txt || fail "newline name"
 grep -Eq '^x\\ny +1 +1 ' nl.txt || fail "newline name, text: $(cat nl.txt)"
 grep -Eq '^t\\tb\\\\s +1 +1 ' nl.txt || fail "tab and backslash, text: $(cat nl.txt)"
-[ "$(grep -c ' every sample equal$' nl.txt)" -eq 2 ] || fail "rows: $(cat nl.txt)"
+[ "$(grep -c ' n=1/1: too few samples for a test$' nl.txt)" -eq 2 ] || fail "rows: $(cat nl.txt)"
 "$COMPARE" --format md nl-a nl-b >nl.md || fail "newline name, md"
 grep -q '^| x\\\\ny | 1 | 1 |' nl.md || fail "newline name, md: $(cat nl.md)"
 "$COMPARE" --format csv nl-a nl-b >nl.csv || fail "newline name, csv"
@@ -375,13 +385,105 @@ assert d["adjust"] == "bh" and d["ci_level"] == 0.95 and d["pairing"]["mode"] ==
 b = {x["name"]: x for x in d["benchmarks"]}
 x = b["b000"]
 assert x["verdict"] == "regressed" and x["gating"] and not x["decidable"], x
-assert x["ci_low"] < 0.05 < x["ci_high"] and x["p"] <= x["p_adjusted"] and x["paired"] is False, x
+assert x["ci_low"] < 0.05 < x["ci_high"] and x["p"] <= x["p_adjusted"] and x["paired"] is True, x
+assert x["test"] == "signed rank", x
 assert x["reason"].startswith("significant"), x
 u = [x for x in d["benchmarks"] if x["verdict"] == "undecided"]
 assert u and all(x["decidable"] for x in u), u
-assert d["geomean"]["method"] == "t" and d["geomean"]["n"] == 20
+assert d["geomean"]["method"] == "round" and d["geomean"]["n"] == 20, d["geomean"]
+assert d["geomean"]["rounds"] == 10 and d["geomean"]["level"] == 0.95, d["geomean"]
 ' out.json || fail "json: $(cat out.json)"
 fi
+# Issue 20, each finding of the audit as it was found.
+# 1. The floor: 129 benchmarks, --looks 5, 6 rounds, 2 % noise and a 3 %
+# load shared within a round; one benchmark at x0.4 in every round.  The
+# signed rank's smallest p, 2^-5, cannot pass 0.01/129 whatever the
+# change: it was undecided (p 0.279 adjusted in the audit); the t on the
+# log-ratios calls it improved at the first look.
+"$GEN" i20a 11 129 6 0.02 0 0 77 0.03
+"$GEN" i20b 12 129 6 0.02 -0.6 1 77 0.03
+"$COMPARE" --format csv --looks 5 i20a i20b >floor.csv || true
+[ "$(field floor.csv b000 14)" = improved ] || fail "x0.4 in 6 rounds of 129 tests: $(field floor.csv b000 17)"
+[ "$(($(count regressed floor.csv) + $(count improved floor.csv)))" -eq 1 ] ||
+	fail "x0.4 in 6 rounds: other verdicts: $(cat floor.csv)"
+"$COMPARE" --format csv --looks 5 --rank i20a i20b >floor-r.csv || true
+[ "$(field floor-r.csv b000 14)" = undecided ] || fail "--rank at its floor: $(field floor-r.csv b000 17)"
+# 2. Pairing by design: rounds that anti-correlate (a round that slows
+# one side and spares the other) are still pairs, and the report says
+# so; the old rule voted them unpaired.
+mkdir -p ana anb
+for b in p q r s t; do
+	for i in 1 2 3 4 5 6 7 8; do
+		e=$(awk -v i=$i 'BEGIN { printf "%.4f", (i % 2 ? 1 : -1) * 0.04 * (0.5 + (i % 3) / 4) }')
+		awk -v e="$e" 'BEGIN { printf "exit 0\nuser %.4f\n", 1 + e }' >"ana/$b.$i.time"
+		awk -v e="$e" 'BEGIN { printf "exit 0\nuser %.4f\n", 1 - e + 0.001 }' >"anb/$b.$i.time"
+	done
+done
+"$COMPARE" --format csv ana anb >anti.csv || true
+[ "$(awk -F, 'NR > 1 && $4 != "yes"' anti.csv | wc -l)" -eq 0 ] || fail "anti-correlated rounds not paired: $(cat anti.csv)"
+"$COMPARE" ana anb >anti.txt || true
+grep -q '^rounds paired by design: A_i and B_i ran in one round (median rank correlation -1.00 over 5 benchmarks); --unpaired compares all samples$' anti.txt ||
+	fail "anti-correlated footer: $(cat anti.txt)"
+# What stays unpaired (unequal rounds) is tested by Welch's t, valid when
+# the spreads differ, and the footer names it.
+"$COMPARE" --format csv --paired lbase lslow9 >welch.csv || true
+grep -q '^b000,.*,no,' welch.csv || fail "unequal rounds: $(cat welch.csv)"
+"$COMPARE" --paired lbase lslow9 | grep -q '^change: 19 of 20 tested benchmarks paired by round; tests: .*Welch 1' ||
+	fail "Welch named: $("$COMPARE" --paired lbase lslow9)"
+# 3. No "unchanged" without evidence: every round equal on both sides but
+# the rounds 3.45 % apart was "unchanged" at +0.00..+0.00 %; one
+# surviving run of ten likewise.  Both undecided now; both sides truly
+# constant stays unchanged with its point interval.
+summaries eqa r 1.0 1.0345
+summaries eqb r 1.0 1.0345
+summaries eqa s 1.0 1.0 1.0
+summaries eqb s 1.0 1.0 1.0
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	v=exit\ 1
+	[ $i -eq 4 ] && v=exit\ 0
+	printf '%s\nuser 1.0\n' "$v" >"eqa/one.$i.time"
+	printf '%s\nuser 1.0\n' "$v" >"eqb/one.$i.time"
+done
+"$COMPARE" --format csv eqa eqb >eq.csv || true
+grep -q '^r,2,2,yes,.*,undecided,yes,,spread larger than the change' eq.csv || fail "equal rounds: $(cat eq.csv)"
+grep -q '^one,1,1,.*,undecided,yes,,n=1/1: too few samples for a test' eq.csv || fail "one survivor: $(cat eq.csv)"
+grep -q '^s,3,3,no,1,1,0,0,0,.*,unchanged,no,,every sample equal,' eq.csv || fail "constant: $(cat eq.csv)"
+# 4. The report says what was computed: paired counts only tested rows
+# (the old "every round equal" row made it "2 of 1"); one level, the
+# rows', for the geometric mean (--looks 5: 99 %, not 95 %); the suite's
+# interval by round, identical binaries as no change; a filter's
+# benchmarks take no part in the correlation reported.
+summaries pca x 1.0 1.1 1.2 1.3 1.4 1.5
+summaries pcb x 1.05 1.16 1.26 1.37 1.47 1.58
+summaries pca z 2.0 2.1 2.2 2.3 2.4 2.5
+summaries pcb z 2.0 2.1 2.2 2.3 2.4 2.5
+"$COMPARE" pca pcb >pc.txt || true
+grep -q '^change: 2 of 2 tested benchmarks paired by round; ' pc.txt || fail "paired count: $(cat pc.txt)"
+"$COMPARE" --looks 5 -p '^x$' pca pcb | grep -q '^geometric mean of B/A: +[0-9.]*% (99% CI [-+.0-9]*%\.\.[-+.0-9]*%, the one benchmark.s)$' ||
+	fail "--looks 5, one benchmark: $("$COMPARE" --looks 5 -p '^x$' pca pcb)"
+"$COMPARE" --looks 5 pca pcb | grep -q '^geometric mean of B/A: +[0-9.]*% (99% CI [-+.0-9]*%\.\.[-+.0-9]*%, t over 6 rounds of 2 benchmarks)$' ||
+	fail "--looks 5, the suite: $("$COMPARE" --looks 5 pca pcb)"
+mkdir -p sba sbb
+printf 'same code\n' >sba/x
+printf 'same code\n' >sbb/x
+printf 'old code\n' >sba/z
+printf 'new code\n' >sbb/z
+"$COMPARE" --binaries sba sbb pca pcb >sb.txt || true
+grep -q '^geometric mean of B/A: +0.00% (95% CI -[.0-9]*%\.\.+[.0-9]*%, t over 6 rounds of 2 benchmarks, identical binaries as no change)$' sb.txt ||
+	fail "same binaries, the suite: $(cat sb.txt)"
+grep -q '^geometric mean of B/A: +0.00% (95% CI -0.00%\.\.+0.00%' sb.txt &&
+	fail "same binaries, the suite: $(cat sb.txt)"
+"$GEN" fs1 21 5 8 0.01 0 0 31 0.05
+"$GEN" fs2 22 5 8 0.01 0 0 31 0.05
+for d in fs1 fs2; do
+	for k in 1 2 3 4 5 6 7 8 9 10; do
+		for i in 1 2 3 4 5 6 7 8; do
+			printf 'exit 0\nuser 0.00%s\n' $((i % 3 + 1)) >"$d/tiny$k.$i.time"
+		done
+	done
+done
+"$COMPARE" --filter-short 0.1 fs1 fs2 >fs.txt || true
+grep -q '(median rank correlation [-.0-9]* over 5 benchmarks)' fs.txt || fail "--filter-short and the correlation: $(cat fs.txt)"
 # Colour only on a terminal.
 "$COMPARE" base slow >plain || true
 grep -q "$(printf '\033')" plain && fail "colour escape in a pipe"

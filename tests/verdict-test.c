@@ -100,75 +100,94 @@ static void test_table(void)
 		enum ti_ab_verdict v;
 		const char *reason;	/* the start of the reason */
 		bool paired, decidable;
+		bool rank;		/* the rank tests only (timeit-compare --rank) */
 	} rows[] = {
 		/* 10 rounds, B 10 % slower in every one: a regression. */
 		{ __LINE__, { .a = { 1.00, 1.01, 0.99, 1.02, 1.00, 0.98, 1.01, 1.00, 0.99, 1.02 },
 			      .b = { 1.10, 1.11, 1.09, 1.12, 1.10, 1.08, 1.11, 1.10, 1.09, 1.12 } },
-		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "significant, +10.00% beyond", true, false },
+		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "significant, +10.00% beyond", true, false, false },
 		{ __LINE__, { .a = { 1.10, 1.11, 1.09, 1.12, 1.10, 1.08, 1.11, 1.10, 1.09, 1.12 },
 			      .b = { 1.00, 1.01, 0.99, 1.02, 1.00, 0.98, 1.01, 1.00, 0.99, 1.02 } },
-		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_IMPROVED, "significant, -9.09% beyond", true, false },
-		/* The same values in other rounds: not paired (the rounds do
-		 * not move together), Mann-Whitney finds it. */
+		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_IMPROVED, "significant, -9.09% beyond", true, false, false },
+		/* The same values in other rounds: the rounds do not move
+		 * together, but they are pairs by design (issue 20): paired,
+		 * found. */
 		{ __LINE__, { .a = { 1.00, 1.01, 0.99, 1.02, 1.00, 0.98, 1.01, 1.00, 0.99, 1.02 },
 			      .b = { 1.12, 1.08, 1.10, 1.09, 1.11, 1.12, 1.10, 1.09, 1.11, 1.10 } },
-		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "significant", false, false },
+		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "significant", true, false, false },
+		/* ... and --unpaired: Welch finds it too. */
+		{ __LINE__, { .a = { 1.00, 1.01, 0.99, 1.02, 1.00, 0.98, 1.01, 1.00, 0.99, 1.02 },
+			      .b = { 1.12, 1.08, 1.10, 1.09, 1.11, 1.12, 1.10, 1.09, 1.11, 1.10 } },
+		  "exec_time", TI_AB_PAIR_NEVER, TI_AB_REGRESSED, "significant", false, false, false },
 		/* Tiny noise, no change: shown within the gate. */
 		{ __LINE__, { .a = { 1.000, 1.001, 0.999, 1.000, 1.001, 0.999, 1.000, 1.001 },
 			      .b = { 1.001, 1.000, 1.000, 0.999, 1.000, 1.001, 0.999, 1.000 } },
-		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNCHANGED, "equivalent: 90% interval", false, false },
+		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNCHANGED, "equivalent: 90% interval", true, false, false },
 		/* 3 % noise, no change, 8 rounds: neither shown. */
 		{ __LINE__, { .a = { 1.00, 1.03, 0.97, 1.02, 0.98, 1.04, 0.96, 1.01 },
 			      .b = { 0.99, 1.04, 0.98, 0.97, 1.03, 1.00, 1.02, 0.97 } },
-		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNDECIDED, "spread larger than the change", false, true },
+		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNDECIDED, "spread larger than the change", true, true, false },
 		/* Significant, +0.5 %, shown within +-1 %: unchanged, noted. */
 		{ __LINE__, { .a = { 1.000, 1.001, 0.999, 1.000, 1.001, 0.999, 1.000, 1.001, 1.000, 0.999 },
 			      .b = { 1.005, 1.006, 1.004, 1.005, 1.006, 1.004, 1.005, 1.006, 1.005, 1.004 } },
-		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNCHANGED, "equivalent", true, false },
-		/* Every sample equal, and every round equal. */
+		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNCHANGED, "equivalent", true, false, false },
+		/* Every sample equal: both sides truly constant. */
 		{ __LINE__, { .a = { 2, 2, 2 }, .b = { 2, 2, 2 } }, "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNCHANGED,
-		  "every sample equal", false, false },
-		{ __LINE__, { .a = { 2, 3, 4 }, .b = { 2, 3, 4 } }, "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNCHANGED,
-		  "every round equal on both sides", true, false },
-		/* One sample a side: no test. */
+		  "every sample equal", false, false, false },
+		/* Issue 20: every round equal on both sides, but the rounds
+		 * 3.45 % apart, was "unchanged" with an interval of zero width
+		 * (the same samples in the other round order: undecided).  The
+		 * values' resolution is the spread: undecided. */
+		{ __LINE__, { .a = { 1.0, 1.0345 }, .b = { 1.0, 1.0345 } }, "exec_time", TI_AB_PAIR_AUTO,
+		  TI_AB_UNDECIDED, "spread larger than the change", true, true, false },
+		{ __LINE__, { .a = { 2, 3, 4 }, .b = { 2, 3, 4 } }, "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNDECIDED,
+		  "spread larger than the change", true, true, false },
+		/* One sample a side: no test, even when equal (issue 20: "one
+		 * surviving run of ten" was "every round equal"). */
 		{ __LINE__, { .a = { 1.0 }, .b = { 1.2 } }, "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNDECIDED,
-		  "n=1/1: too few samples for a test", false, true },
-		/* 2 + 2: no p can be below 1/3. */
-		{ __LINE__, { .a = { 1.0, 1.1 }, .b = { 2.0, 2.1 } }, "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNDECIDED,
-		  "too few samples: 2 + 2 samples cannot reach p 0.05", false, true },
-		/* 5 pairs cannot reach 0.05 (1/16): paired on request, undecided. */
+		  "n=1/1: too few samples for a test", false, true, false },
+		{ __LINE__, { .a = { 1.0 }, .b = { 1.0 } }, "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNDECIDED,
+		  "n=1/1: too few samples for a test", false, true, false },
+		{ __LINE__, { .a = { -1, -1, -1, -1, 1.0, -1, -1, -1, -1, -1 },
+			      .b = { -1, -1, -1, -1, 1.0, -1, -1, -1, -1, -1 } }, "exec_time", TI_AB_PAIR_AUTO,
+		  TI_AB_UNDECIDED, "n=1/1: too few samples for a test", false, true, false },
+		/* 2 + 2 with the rank tests: no p can be below 1/3 unpaired,
+		 * 1/2 paired. */
+		{ __LINE__, { .a = { 1.0, 1.1 }, .b = { 2.0, 2.1 } }, "exec_time", TI_AB_PAIR_NEVER, TI_AB_UNDECIDED,
+		  "too few samples: 2 + 2 samples cannot reach p 0.05", false, true, true },
+		/* 5 pairs: the signed rank cannot reach 0.05 (1/16)... */
 		{ __LINE__, { .a = { 1.0, 1.1, 1.2, 1.3, 1.4 }, .b = { 2.0, 2.1, 2.2, 2.3, 2.4 } }, "exec_time",
-		  TI_AB_PAIR_ALWAYS, TI_AB_UNDECIDED, "too few samples: 5 pairs cannot reach", true, true },
-		/* ... and compared unpaired by default, where 5 + 5 can. */
+		  TI_AB_PAIR_ALWAYS, TI_AB_UNDECIDED, "too few samples: 5 pairs cannot reach", true, true, true },
+		/* ... the t on the log-ratios, the default there, can (issue 20). */
 		{ __LINE__, { .a = { 1.0, 1.1, 1.2, 1.3, 1.4 }, .b = { 2.0, 2.1, 2.2, 2.3, 2.4 } }, "exec_time",
-		  TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "significant", false, false },
+		  TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "significant", true, false, false },
 		/* A time of 0: no ratio; more samples cannot help. */
 		{ __LINE__, { .a = { Z, Z, Z }, .b = { 0.0001, 0.0001, Z } }, "exec_time", TI_AB_PAIR_AUTO,
-		  TI_AB_UNDECIDED, "values <= 0: no ratio, no test", false, false },
+		  TI_AB_UNDECIDED, "values <= 0: no ratio, no test", false, false, false },
 		/* valgrind's counts, constant on each side: exact. */
 		{ __LINE__, { .a = { 1000, 1000, 1000 }, .b = { 1020, 1020, 1020 } }, "valgrind-instructions",
-		  TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "exact count, +2.00% beyond", false, false },
+		  TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "exact count, +2.00% beyond", false, false, false },
 		{ __LINE__, { .a = { 1000, 1000 }, .b = { 1005, 1005 }, .geometry = "g" }, "valgrind-est-cycles",
 		  TI_AB_PAIR_AUTO,
-		  TI_AB_UNCHANGED, "exact count, +0.50% within", false, false },
+		  TI_AB_UNCHANGED, "exact count, +0.50% within", false, false, false },
 		/* Estimated cycles of other caches are not compared. */
 		{ __LINE__, { .a = { 1000, 1000 }, .b = { 1005, 1005 } }, "valgrind-est-cycles",
-		  TI_AB_PAIR_AUTO, TI_AB_MISSING, "cache geometries differ", false, false },
+		  TI_AB_PAIR_AUTO, TI_AB_MISSING, "cache geometries differ", false, false, false },
 		/* Failed runs: compared on the rest; every run failed: failed. */
 		{ __LINE__, { .a = { 1.00, 1.01, -1, 1.02, 1.00, 0.98, 1.01, 1.00, 0.99, 1.02 },
 			      .b = { 1.50, 1.51, 1.49, 1.52, 1.50, 1.48, 1.51, 1.50, 1.49, 1.52 } },
-		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "significant", true, false },
+		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "significant", true, false, false },
 		{ __LINE__, { .a = { -1, -1 }, .b = { 1, 1 } }, "exec_time", TI_AB_PAIR_AUTO, TI_AB_FAILED,
-		  "every run on A failed", false, false },
+		  "every run on A failed", false, false, false },
 		/* The same binary whatever the times; a different one with the
 		 * same count keeps its time verdict. */
 		{ __LINE__, { .a = { 1.00, 1.01, 0.99, 1.02, 1.00, 0.98, 1.01, 1.00, 0.99, 1.02 },
 			      .b = { 1.30, 1.31, 1.29, 1.32, 1.30, 1.28, 1.31, 1.30, 1.29, 1.32 }, .hash_a = "h", .hash_b = "h" },
 		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNCHANGED, "same binary: the difference is the machine's",
-		  true, false },
+		  true, false, false },
 		/* Every sample flagged and dropped. */
 		{ __LINE__, { .a = { 1.0, 1.1, 1.2 }, .b = { 1.0, 1.1, 1.3 }, .flags = 2 }, "exec_time", TI_AB_PAIR_AUTO,
-		  TI_AB_UNDECIDED, "every sample on A and B flagged and dropped", false, true },
+		  TI_AB_UNDECIDED, "every sample on A and B flagged and dropped", false, true, false },
 	};
 
 	for (size_t i = 0; i < N(rows); i++) {
@@ -178,6 +197,10 @@ static void test_table(void)
 		c.metric = rows[i].metric;
 		c.pairing = rows[i].pairing;
 		c.drop_flagged = rows[i].x.flags != 0;
+		if (rows[i].rank) {
+			c.paired_test = TI_AB_SIGNED_RANK;
+			c.unpaired_test = TI_AB_MANN_WHITNEY;
+		}
 		if (run(&rows[i].x, &c, &r) < 0) {
 			tap_ok(false, rows[i].line, "verdict_run failed");
 			continue;
@@ -268,18 +291,31 @@ static void test_suite(void)
 	TAP_OK(r.pair && r.pair_corr > 0.9 && regressed == 5 && unchanged == 35 && r.regressed,
 	       "a shared load: paired (correlation %.2f), %zu regressed, %zu unchanged", r.pair_corr,
 	       regressed, unchanged);
-	/* Geometric mean: 5 of 40 at +5 %, t over 40 log-ratios. */
+	/* Geometric mean: 5 of 40 at +5 %, t over the 10 rounds' means (the
+	 * load moves every benchmark of a round together). */
 	TAP_OK(r.geomean.n == 40 && fabs(r.geomean.ratio - pow(1.05, 5.0 / 40)) < 0.002 &&
 	       r.geomean.lo < r.geomean.ratio && r.geomean.ratio < r.geomean.hi &&
-	       strcmp(r.geomean.method, "t") == 0,
+	       strcmp(r.geomean.method, "round") == 0 && r.geomean.rounds == 10 &&
+	       r.geomean.level == 0.95,
 	       "geometric mean %.4f (%.4f..%.4f, %s)", r.geomean.ratio, r.geomean.lo, r.geomean.hi,
 	       r.geomean.method);
 	ti_ab_result_free(&r);
-	/* Holm cannot pass 10 pairs over 40 benchmarks (p >= 1/512 > 0.05/40). */
+	/* Holm with the signed rank cannot pass 10 pairs over 40 benchmarks
+	 * (p >= 1/512 > 0.05/40): a note says so.  The default rule tests
+	 * them by the t on the log-ratios instead, and finds the 5. */
 	c.adjust = TI_STATS_ADJUST_HOLM;
+	c.paired_test = TI_AB_SIGNED_RANK;
 	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
 	TAP_OK(!r.regressed && r.nnotes > 0 && strstr(r.notes[0], "Holm"),
-	       "Holm over 40 with 10 pairs: %s", r.nnotes ? r.notes[0] : "no note");
+	       "Holm over 40 with 10 pairs, signed rank: %s", r.nnotes ? r.notes[0] : "no note");
+	ti_ab_result_free(&r);
+	c.paired_test = TI_AB_RANK_OR_T;
+	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
+	regressed = 0;
+	for (size_t i = 0; i < r.n; i++)
+		regressed += r.rows[i].v == TI_AB_REGRESSED && strcmp(r.rows[i].test, "t") == 0;
+	TAP_OK(regressed == 5 && r.nnotes == 0, "Holm over 40 with 10 pairs, signed rank or t: %zu "
+	       "regressed by the t", regressed);
 	ti_ab_result_free(&r);
 	/* Unpaired, the load hides the change. */
 	c.adjust = TI_STATS_ADJUST_BH;

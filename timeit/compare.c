@@ -60,9 +60,11 @@ static const struct option_help {
 	{ "--fdr", "control the false discovery rate (the default)" },
 	{ "--holm", "control the family-wise error rate instead" },
 	{ "--no-adjust", "no multiple-comparison adjustment" },
-	{ "--paired", "pair rounds whenever both sides have them" },
-	{ "--unpaired", "never pair them (default: pair when A's and B's" },
-	{ "", "times move together round by round)" },
+	{ "--paired", "pair the rounds where both sides have the same" },
+	{ "", "ones (the default: rounds are pairs by design)" },
+	{ "--unpaired", "never pair them: compare all samples" },
+	{ "--rank", "rank tests only (signed rank, Mann-Whitney): exact," },
+	{ "", "but p has a floor and unpaired assumes equal spreads" },
 	{ "--drop-flagged", "leave out samples timeit's noise screen flagged" },
 	{ "--looks N", "a sequential driver looks up to N times (alpha/N)" },
 	{ "--binaries DA DB", "binary identity from the executables in DA, DB" },
@@ -222,7 +224,7 @@ static void parse_args(int argc, char **argv, struct config *c)
 		 * value would do the opposite of what it asks. */
 		if (val && (IS("--help") || IS("--version") || IS("--fdr") || IS("--no-adjust") ||
 			    IS("--only-changed") || IS("--strict") || IS("--no-color") ||
-			    IS("--no-colour") || IS("--holm") || IS("--unpaired") || IS("--paired") ||
+			    IS("--no-colour") || IS("--holm") || IS("--unpaired") || IS("--paired") || IS("--rank") ||
 			    IS("--drop-flagged") || IS("--undecided")))
 			usage_error("%s: takes no value ('%s')", name, arg);
 		if (IS("-h") || IS("--help")) {
@@ -254,6 +256,9 @@ static void parse_args(int argc, char **argv, struct config *c)
 			c->ab.pairing = TI_AB_PAIR_NEVER;
 		} else if (IS("--paired")) {
 			c->ab.pairing = TI_AB_PAIR_ALWAYS;
+		} else if (IS("--rank")) {
+			c->ab.paired_test = TI_AB_SIGNED_RANK;
+			c->ab.unpaired_test = TI_AB_MANN_WHITNEY;
 		} else if (IS("--drop-flagged")) {
 			c->ab.drop_flagged = true;
 		} else if (IS("--undecided")) {

@@ -154,23 +154,39 @@ static void summary_lines(struct ti_buf *o, const struct ti_ab_result *r,
 	const struct ti_ab_geomean *g = &r->geomean;
 	size_t count[TI_AB_VERDICTS] = { 0 }, decidable = 0, paired = 0, tested = 0;
 	char lo[32], hi[32], mid[32];
+	enum { NTESTS = 8 };
+	const char *test_name[NTESTS] = { NULL };
+	size_t test_count[NTESTS] = { 0 };
 
 	for (size_t i = 0; i < r->n; i++) {
 		count[r->rows[i].v]++;
 		decidable += r->rows[i].decidable;
-		paired += r->rows[i].paired;
+		/* Only the tested rows count as paired: "2 of 1". */
+		paired += r->rows[i].paired && !isnan(r->rows[i].p);
 		tested += !isnan(r->rows[i].p);
+		for (size_t k = 0; k < NTESTS && r->rows[i].test && !isnan(r->rows[i].p); k++)
+			if (!test_name[k] || strcmp(test_name[k], r->rows[i].test) == 0) {
+				test_name[k] = r->rows[i].test;
+				test_count[k]++;
+				break;
+			}
 	}
 	if (g->n) {
 		ti_ab_report_pct(mid, sizeof mid, g->ratio - 1);
 		ti_ab_report_pct(lo, sizeof lo, g->lo - 1);
 		ti_ab_report_pct(hi, sizeof hi, g->hi - 1);
+		/* At the rows' level, 1 - alpha / looks: one level printed and used. */
 		if (g->n == 1)
-			ti_buf_printf(o, "%sgeometric mean of B/A: %s (%.0f%% CI %s..%s, the one "
-				      "benchmark's)\n", prefix, mid, 100 * (1 - c->alpha), lo, hi);
+			ti_buf_printf(o, "%sgeometric mean of B/A: %s (%.3g%% CI %s..%s, the one "
+				      "benchmark's)\n", prefix, mid, 100 * g->level, lo, hi);
+		else if (g->rounds)
+			ti_buf_printf(o, "%sgeometric mean of B/A: %s (%.3g%% CI %s..%s, t over %zu "
+				      "rounds of %zu benchmarks%s)\n", prefix, mid, 100 * g->level, lo,
+				      hi, g->rounds, g->n,
+				      r->same_binary ? ", identical binaries as no change" : "");
 		else
-			ti_buf_printf(o, "%sgeometric mean of B/A: %s (%.0f%% CI %s..%s, %s over %zu "
-				      "benchmarks)\n", prefix, mid, 100 * (1 - c->alpha), lo, hi,
+			ti_buf_printf(o, "%sgeometric mean of B/A: %s (%.3g%% CI %s..%s, %s over %zu "
+				      "benchmarks)\n", prefix, mid, 100 * g->level, lo, hi,
 				      g->method, g->n);
 	} else {
 		ti_buf_printf(o, "%sgeometric mean of B/A: - (%s)\n", prefix, TI_AB_NO_GEOMEAN);
@@ -190,16 +206,20 @@ static void summary_lines(struct ti_buf *o, const struct ti_ab_result *r,
 		      c->adjust == TI_STATS_ADJUST_BH ? "Benjamini-Hochberg (false discovery rate)"
 		      : c->adjust == TI_STATS_ADJUST_HOLM ? "Holm (family-wise)" : "none",
 		      c->min_change, opt->noise_floor ? ", noise floor from A/A" : "");
-	if (tested)
-		ti_buf_printf(o, "%schange: Hodges-Lehmann estimate of B/A, %zu of %zu tested "
-			      "benchmarks paired by round; %.3g%% intervals per benchmark, "
-			      "not adjusted\n", prefix, paired, tested, level(r));
-	if (tested && c->pairing == TI_AB_PAIR_AUTO && !isnan(r->pair_corr))
-		ti_buf_printf(o, "%srounds %s: the times of A_i and B_i %s (median rank correlation "
-			      "%.2f over %zu benchmark%s; %s)\n", prefix, r->pair ? "paired" : "not paired",
-			      r->pair ? "move together" : "do not move together", r->pair_corr,
-			      r->pair_corr_n, r->pair_corr_n == 1 ? "" : "s",
-			      r->pair ? "--unpaired compares all samples" : "--paired pairs them");
+	if (tested) {
+		ti_buf_printf(o, "%schange: %zu of %zu tested benchmarks paired by round; tests:", prefix,
+			      paired, tested);
+		for (size_t k = 0; k < NTESTS && test_name[k]; k++)
+			ti_buf_printf(o, "%s %s %zu", k ? "," : "", test_name[k], test_count[k]);
+		ti_buf_printf(o, "; %.3g%% intervals per benchmark, not adjusted\n", level(r));
+	}
+	if (tested && paired && c->pairing != TI_AB_PAIR_VOTE)
+		ti_buf_printf(o, "%srounds paired by design: A_i and B_i ran in one round", prefix);
+	if (tested && paired && c->pairing != TI_AB_PAIR_VOTE && !isnan(r->pair_corr))
+		ti_buf_printf(o, " (median rank correlation %.2f over %zu benchmark%s)", r->pair_corr,
+			      r->pair_corr_n, r->pair_corr_n == 1 ? "" : "s");
+	if (tested && paired && c->pairing != TI_AB_PAIR_VOTE)
+		ti_buf_printf(o, "; --unpaired compares all samples\n");
 	for (size_t i = 0; i < r->nnotes; i++)
 		ti_buf_printf(o, "%snote: %s\n", prefix, r->notes[i]);
 }
@@ -423,6 +443,7 @@ static void format_json(struct ti_buf *o, const struct ti_ab_result *res,
 		ti_json_double(&j, "ci_coverage", r->level);
 		ti_json_double(&j, "equivalence_low", isfinite(r->eq_lo) ? expm1(r->eq_lo) : NAN);
 		ti_json_double(&j, "equivalence_high", isfinite(r->eq_hi) ? expm1(r->eq_hi) : NAN);
+		ti_json_string(&j, "test", r->test);
 		ti_json_double(&j, "p", r->p);
 		ti_json_double(&j, "p_adjusted", r->p_adj);
 		ti_json_double(&j, "noise_floor", expm1(r->floor));
@@ -443,6 +464,8 @@ static void format_json(struct ti_buf *o, const struct ti_ab_result *res,
 	ti_json_double(&j, "ci_low", g->lo);
 	ti_json_double(&j, "ci_high", g->hi);
 	ti_json_string(&j, "method", g->method);
+	ti_json_double(&j, "level", g->level);
+	ti_json_uint(&j, "rounds", g->rounds);
 	ti_json_end(&j, '}');
 	ti_json_object(&j, "counts");
 	for (int v = 0; v < TI_AB_VERDICTS; v++)

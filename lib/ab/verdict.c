@@ -44,8 +44,9 @@ void ti_ab_config_init(struct ti_ab_config *c)
 	c->min_change = 1;
 	c->adjust = TI_STATS_ADJUST_BH;
 	c->looks = 1;
-	c->paired_test = TI_AB_SIGNED_RANK;
-	c->geo = TI_AB_GEO_T;
+	c->paired_test = TI_AB_RANK_OR_T;
+	c->unpaired_test = TI_AB_WELCH;
+	c->geo = TI_AB_GEO_ROUND;
 	c->seed = 1;
 	c->reps = 10000;
 }
@@ -177,7 +178,8 @@ static bool all_equal(const double *x, size_t m, const double *y, size_t n)
 	for (size_t j = 0; j < n; j++)
 		if (y[j] != x[0])
 			return false;
-	return m > 0;
+	/* One sample a side shows nothing about its spread. */
+	return m > 1 && n > 1;
 }
 
 static bool constant(const double *x, size_t m)
@@ -216,8 +218,9 @@ static bool by_round(const struct ti_ab_bench *b, const struct ti_ab_config *c, 
 /* Scratch room for one row: the values of both sides, their rounds, the
  * paired values and their log-ratios. */
 struct scratch {
-	double *x, *y, *d, *px, *py;
+	double *x, *y, *d, *px, *py, *w;
 	struct keyed *ka, *kb;
+	uint64_t *rk;		/* the rounds of the pairs */
 	struct ti_stats_cache cache;	/* the untied distributions, by sizes */
 };
 
@@ -240,6 +243,7 @@ static size_t pair_rounds(const struct ti_ab_row *r, const struct ti_ab_config *
 	for (size_t i = 0; i < a->n; i++) {
 		if (isnan(s->ka[i].v) || isnan(s->kb[i].v))
 			continue;
+		s->rk[k] = s->ka[i].round;
 		s->px[k] = s->ka[i].v;
 		s->py[k] = s->kb[i].v;
 		/* Equal values are a ratio of exactly 1, whatever the precision
@@ -250,32 +254,65 @@ static size_t pair_rounds(const struct ti_ab_row *r, const struct ti_ab_config *
 }
 
 
-/* The test and the two intervals of one row, from S's values. */
+/* The resolution of the values of a row on the ln scale: the smallest
+ * gap between two distinct values, relative to their median (W: scratch
+ * of M + N).  Values written with 4 decimals are never closer than 1e-4;
+ * the t tests take the sd of a value rounded to it, RES / sqrt(12), as
+ * their floor (Sheppard's correction), so that samples that look the
+ * same are not a spread of 0. */
+static double resolution(const double *x, size_t m, const double *y, size_t n, double *w)
+{
+	double gap = INFINITY;
+
+	memcpy(w, x, m * sizeof *w);
+	memcpy(w + m, y, n * sizeof *w);
+	ti_stats_sort(w, m + n);
+	for (size_t i = 1; i < m + n; i++)
+		if (w[i] > w[i - 1] && w[i] - w[i - 1] < gap)
+			gap = w[i] - w[i - 1];
+	double med = ti_stats_quantile_sorted(w, m + n, 0.5);
+	return isfinite(gap) && med > 0 ? gap / med : 0;
+}
+
+/* The other test a row may be decided by (TI_AB_RANK_OR_T): chosen once
+ * the number of tests is known. */
+struct alt {
+	double p, est, lo, hi, level, eq_lo, eq_hi;
+	const char *test;
+};
+
+/* The test and the two intervals of one row, from S's values; ALT gets
+ * the t test where the rule may choose it instead. */
 static int measure(struct ti_ab_row *r, const struct ti_ab_config *c, double alpha,
-		   struct scratch *s, size_t m, size_t n)
+		   struct scratch *s, size_t m, size_t n, struct alt *alt)
 {
 	struct ti_stats_mw t;
 	struct ti_stats_hl h, eq;
 	size_t np = r->paired ? r->n_a : 0;
 	int rc;
 
+	alt->test = NULL;
+	r->min_p = 0;
 	if (r->paired) {
+		/* The log-ratio of two values rounded to RES: sd RES sqrt(2/12). */
+		double fl = resolution(s->px, np, s->py, np, s->w) * sqrt(2.0 / 12);
 		switch (c->paired_test) {
 		case TI_AB_SIGN:
 			if ((rc = ti_stats_sign_test(s->d, np, alpha, &t, &h)) < 0 ||
 			    (rc = ti_stats_sign_test(s->d, np, 2 * alpha, &t, &eq)) < 0)
 				return rc;
+			r->test = "sign";
+			r->min_p = ti_stats_min_p_signed_rank(np);
 			break;
 		case TI_AB_PAIRED_T:
-			if ((rc = ti_stats_paired_t(s->d, np, alpha, &t, &h)) < 0 ||
-			    (rc = ti_stats_paired_t(s->d, np, 2 * alpha, &t, &eq)) < 0)
+		case TI_AB_TRIMMED_T: {
+			double trim = c->paired_test == TI_AB_TRIMMED_T ? 0.2 : 0;
+			if ((rc = ti_stats_t1(s->d, np, trim, fl, alpha, &t, &h)) < 0 ||
+			    (rc = ti_stats_t1(s->d, np, trim, fl, 2 * alpha, &t, &eq)) < 0)
 				return rc;
+			r->test = trim > 0 ? "Yuen" : "t";
 			break;
-		case TI_AB_TRIMMED_T:
-			if ((rc = ti_stats_trimmed_t(s->d, np, 0.2, alpha, &t, &h)) < 0 ||
-			    (rc = ti_stats_trimmed_t(s->d, np, 0.2, 2 * alpha, &t, &eq)) < 0)
-				return rc;
-			break;
+		}
 		case TI_AB_SIMES: {
 			/* The paired test is exact under any load shared within
 			 * a round but cannot go below 2^(1-n); Mann-Whitney on
@@ -294,28 +331,58 @@ static int measure(struct ti_ab_row *r, const struct ti_ab_config *c, double alp
 			if ((rc = ti_stats_mann_whitney_cached(s->x, m, s->y, n, &s->cache, &u)) < 0)
 				return rc;
 			t.p = fmin(1, fmin(2 * fmin(t.p, u.p), fmax(t.p, u.p)));
+			r->test = "Simes";
 			break;
 		}
+		case TI_AB_RANK_OR_T:
+		case TI_AB_RANK_OR_YUEN: {
+			double trim = c->paired_test == TI_AB_RANK_OR_YUEN ? 0.2 : 0;
+			struct ti_stats_hl ah, aeq;
+			struct ti_stats_mw at;
+			if ((rc = ti_stats_t1(s->d, np, trim, fl, alpha, &at, &ah)) < 0 ||
+			    (rc = ti_stats_t1(s->d, np, trim, fl, 2 * alpha, &at, &aeq)) < 0)
+				return rc;
+			*alt = (struct alt){ at.p, ah.shift, ah.lo, ah.hi, ah.level, aeq.lo, aeq.hi,
+					     trim > 0 ? "Yuen" : "t" };
+		}
+			/* fall through */
 		default:
 			if ((rc = ti_stats_walsh(s->d, np, alpha, &h)) < 0 ||
 			    (rc = ti_stats_walsh(s->d, np, 2 * alpha, &eq)) < 0 ||
 			    (rc = ti_stats_signed_rank(s->d, np, &t)) < 0)
 				return rc;
+			r->test = "signed rank";
+			r->min_p = ti_stats_min_p_signed_rank(np);
 		}
-		if (np >= 2)
-			r->p = t.p;
+		r->p = np < 2 ? NAN : t.p;
 	} else {
+		double fl = resolution(s->x, m, s->y, n, s->w) / sqrt(12);
 		for (size_t i = 0; i < m; i++)
 			s->x[i] = log(s->x[i]);
 		for (size_t j = 0; j < n; j++)
 			s->y[j] = log(s->y[j]);
-		if ((rc = ti_stats_hodges_lehmann_cached(s->x, m, s->y, n, alpha, &s->cache, &h)) < 0 ||
-		    (rc = ti_stats_hodges_lehmann_cached(s->x, m, s->y, n, 2 * alpha, &s->cache, &eq)) < 0)
-			return rc;
-		if (m >= 2 && n >= 2) {
-			if ((rc = ti_stats_mann_whitney_cached(s->x, m, s->y, n, &s->cache, &t)) < 0)
+		if (c->unpaired_test == TI_AB_WELCH || c->unpaired_test == TI_AB_YUEN2) {
+			double trim = c->unpaired_test == TI_AB_YUEN2 ? 0.2 : 0;
+			if ((rc = ti_stats_t2(s->x, m, s->y, n, trim, fl, alpha, &t, &h)) < 0 ||
+			    (rc = ti_stats_t2(s->x, m, s->y, n, trim, fl, 2 * alpha, &t, &eq)) < 0)
 				return rc;
+			r->test = trim > 0 ? "Yuen" : "Welch";
 			r->p = t.p;
+		} else {
+			if ((rc = ti_stats_hodges_lehmann_cached(s->x, m, s->y, n, alpha, &s->cache, &h)) < 0 ||
+			    (rc = ti_stats_hodges_lehmann_cached(s->x, m, s->y, n, 2 * alpha, &s->cache, &eq)) < 0)
+				return rc;
+			if (m >= 2 && n >= 2) {
+				rc = c->unpaired_test == TI_AB_BRUNNER_MUNZEL
+					     ? ti_stats_brunner_munzel(s->x, m, s->y, n, &t)
+					     : ti_stats_mann_whitney_cached(s->x, m, s->y, n, &s->cache, &t);
+				if (rc < 0)
+					return rc;
+				r->p = t.p;
+			}
+			r->test = c->unpaired_test == TI_AB_BRUNNER_MUNZEL ? "Brunner-Munzel"
+									  : "Mann-Whitney";
+			r->min_p = ti_stats_min_p_mann_whitney(m, n);
 		}
 	}
 	r->est = h.shift;
@@ -324,6 +391,8 @@ static int measure(struct ti_ab_row *r, const struct ti_ab_config *c, double alp
 	r->level = h.level;
 	r->eq_lo = eq.lo;
 	r->eq_hi = eq.hi;
+	if (isnan(r->p))
+		r->test = NULL;
 	return 0;
 }
 
@@ -341,7 +410,7 @@ static void centre(struct ti_ab_row *r, const double *x, size_t m, const double 
  * decision that needs the adjusted p-values.  Returns 1 when that
  * decision is still to be made, 0 when the row is decided, or -ENOMEM. */
 static int measure_row(struct ti_ab_row *r, const struct ti_ab_config *c, double alpha,
-		       bool pair, struct scratch *s)
+		       bool pair, struct scratch *s, struct alt *alt)
 {
 	const struct ti_ab_bench *a = r->a, *b = r->b;
 	size_t m = values(a, c, s->x), n = values(b, c, s->y);
@@ -426,34 +495,25 @@ static int measure_row(struct ti_ab_row *r, const struct ti_ab_config *c, double
 		return 1;
 	}
 	if (c->pairing != TI_AB_PAIR_NEVER) {
-		size_t np = pair_rounds(r, c, s), zero = 0;
-		for (size_t i = 0; i < np; i++)
-			zero += s->d[i] == 0;
-		if (np > 0 && zero == np) {
-			/* Both sides measured exactly the same in every round. */
+		/* Rounds are pairs by design: A_i and B_i ran in one round of
+		 * an interleaved run, whatever their correlation (the old rule,
+		 * TI_AB_PAIR_VOTE, paired only when the suite's rounds moved
+		 * together, and anti-correlated rounds broke the unpaired test;
+		 * bench/ab-sim). */
+		size_t np = pair_rounds(r, c, s);
+		if (c->pairing == TI_AB_PAIR_VOTE && !pair)
+			np = 0;
+		if (np >= 2) {
 			r->paired = true;
 			r->n_a = r->n_b = np;
 			centre(r, s->px, np, s->py, np);
-			r->v = TI_AB_UNCHANGED;
-			r->est = r->lo = r->hi = r->eq_lo = r->eq_hi = 0;
-			REASON(r, "every round equal on both sides");
-			return 0;
-		}
-		/* Pairs only where their test can reach alpha at all: 5
-		 * pairs cannot (p >= 1/16), 5 + 5 samples unpaired can. */
-		bool reach = ti_stats_min_p_signed_rank(np) < alpha ||
-			     c->pairing == TI_AB_PAIR_ALWAYS;
-		if (pair && np > 0 && reach) {
-			r->paired = true;
-			r->n_a = r->n_b = np;
-			centre(r, s->px, np, s->py, np);
-		} else if (pair && np > 1) {
-			NOTE(r, "unpaired: %zu pairs cannot reach p %g", np, alpha);
-		} else if (pair && (m > 1 || n > 1)) {
+			if (np >= TI_AB_PAIR_MIN_ROUNDS)
+				r->corr = ti_stats_spearman(s->px, s->py, np);
+		} else if (np == 0 && (m > 1 || n > 1) && c->pairing != TI_AB_PAIR_VOTE) {
 			NOTE(r, "unpaired: the rounds of A and B differ");
 		}
 	}
-	int rc = measure(r, c, alpha, s, m, n);
+	int rc = measure(r, c, alpha, s, m, n, alt);
 	return rc < 0 ? rc : 1;
 no_ratio:
 	/* A time of 0 (below the clock's resolution) has no logarithm. */
@@ -567,8 +627,7 @@ static void decide(struct ti_ab_row *r, const struct ti_ab_config *c, double alp
 	}
 	r->v = TI_AB_UNDECIDED;
 	r->decidable = true;
-	double best = r->paired ? ti_stats_min_p_signed_rank(r->n_a)
-				: ti_stats_min_p_mann_whitney(r->n_a, r->n_b);
+	double best = r->min_p;
 	if (sig && beyond && !floor_ok) {
 		char f[32];
 		snprintf(f, sizeof f, "%.2f%%", 100 * expm1(r->floor));
@@ -687,7 +746,7 @@ static void init_row(struct ti_ab_row *r)
 	memset(r, 0, sizeof *r);
 	r->med_a = r->med_b = r->est = r->lo = r->hi = r->eq_lo = r->eq_hi = NAN;
 	r->p = r->p_adj = r->floor = r->spread_a = r->spread_b = r->level = NAN;
-	r->insn_change = r->est_change = NAN;
+	r->insn_change = r->est_change = r->corr = NAN;
 	r->time_v = TI_AB_VERDICTS;
 }
 
@@ -701,7 +760,7 @@ static bool is_hash(const struct ti_ab_config *c)
 static int build_rows(const struct ti_ab_config *c, const struct ti_ab_set *sa,
 		      const struct ti_ab_set *sb, const struct ti_ab_set *fa,
 		      const struct ti_ab_set *fb, double alpha, struct scratch *s,
-		      bool *pending, struct ti_ab_result *res)
+		      bool *pending, struct alt *alts, struct ti_ab_result *res)
 {
 	struct ti_ab_row *rows = calloc(sa->n + sb->n + 1, sizeof *rows);
 	size_t n = 0, i = 0, j = 0;
@@ -738,7 +797,7 @@ static int build_rows(const struct ti_ab_config *c, const struct ti_ab_set *sa,
 			decide_identity(r);
 			continue;
 		}
-		if ((rc = measure_row(r, c, alpha, res->pair, s)) < 0)
+		if ((rc = measure_row(r, c, alpha, res->pair, s, &alts[n - 1])) < 0)
 			return rc;
 		pending[n - 1] = rc == 1;
 		if (c->filter_short > 0 && !isnan(r->med_a) &&
@@ -760,7 +819,7 @@ static int build_rows(const struct ti_ab_config *c, const struct ti_ab_set *sa,
 /* Adjust the p-values of the PENDING rows across benchmarks, decide
  * them, and note the facts of every row found on both sides. */
 static int adjust_and_decide(struct ti_ab_result *res, const struct ti_ab_config *c, double alpha,
-			     const bool *pending)
+			     const bool *pending, const struct alt *alts)
 {
 	struct ti_ab_row *rows = res->rows;
 	size_t n = res->n, ntest = 0, best_m = 0;
@@ -769,13 +828,37 @@ static int adjust_and_decide(struct ti_ab_result *res, const struct ti_ab_config
 
 	if (!p)
 		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		ntest += pending[i] && !isnan(rows[i].p);
+	/* The signed-rank test cannot give p below 2^(1-n); where that cannot
+	 * pass the adjustment's strictest step, alpha' / tests (the first
+	 * step of both Holm and Benjamini-Hochberg), however large the
+	 * change, the row is tested by the t on its log-ratios instead, whose
+	 * p has no floor.  The choice rests on the counts alone, never on
+	 * the data, so each test keeps its level (bench/ab-sim measured it). */
+	for (size_t i = 0; i < n; i++) {
+		struct ti_ab_row *r = &rows[i];
+		const struct alt *t = &alts[i];
+		if (!pending[i] || !t->test || isnan(r->p) ||
+		    !(r->min_p * (double)(c->adjust == TI_STATS_ADJUST_NONE ? 1 : ntest) > alpha))
+			continue;
+		r->p = t->p;
+		r->est = t->est;
+		r->lo = t->lo;
+		r->hi = t->hi;
+		r->level = t->level;
+		r->eq_lo = t->eq_lo;
+		r->eq_hi = t->eq_hi;
+		r->test = t->test;
+		r->min_p = 0;
+	}
+	ntest = 0;
 	for (size_t i = 0; i < n; i++) {
 		p[i] = pending[i] ? rows[i].p : NAN;
 		if (isnan(p[i]))
 			continue;
 		ntest++;
-		double mp = rows[i].paired ? ti_stats_min_p_signed_rank(rows[i].n_a)
-					   : ti_stats_min_p_mann_whitney(rows[i].n_a, rows[i].n_b);
+		double mp = rows[i].min_p;
 		if (mp < best) {
 			best = mp;
 			best_m = rows[i].n_a;
@@ -812,26 +895,150 @@ static int adjust_and_decide(struct ti_ab_result *res, const struct ti_ab_config
 	return 0;
 }
 
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return (a > b) - (a < b);
+}
+
+/* The benchmark R counts in the geometric mean: it has a ratio. */
+static bool geo_counts(const struct ti_ab_row *r)
+{
+	return r->v != TI_AB_MISSING && r->v != TI_AB_FAILED && isfinite(r->est) && r->med_a > 0 &&
+	       r->med_b > 0;
+}
+
+/* By round: the rounds of an interleaved run move every benchmark
+ * together (the machine's state is shared by all the benchmarks of a
+ * round), so the benchmarks' log-ratios are not independent changes and a
+ * t over them is too narrow (an A/A run of identical builds excluded 0).
+ * The suite's change in round k is the mean over the benchmarks of their
+ * log-ratio in it (a round a benchmark lacks: its estimate), a benchmark
+ * with identical binaries counting 0; the interval is Student's t over
+ * those round means, the rounds being the independent units.  Returns 1
+ * when done, 0 when the rows do not allow it (a row not paired, fewer
+ * than 2 rounds), -ENOMEM. */
+static int geo_by_round(const struct ti_ab_result *res, const struct ti_ab_config *c,
+			struct scratch *s, double level, struct ti_ab_geomean *g)
+{
+	size_t nk = 0, cap = 0, nrows = 0;
+	uint64_t *keys = NULL;
+	double *sum = NULL, *row = NULL;
+	int rc = -ENOMEM;
+
+	for (size_t i = 0; i < res->n; i++) {
+		const struct ti_ab_row *r = &res->rows[i];
+		if (!geo_counts(r))
+			continue;
+		nrows++;
+		if (r->code == TI_AB_CODE_SAME)
+			continue;
+		if (!r->paired)
+			return 0;
+		size_t np = pair_rounds(r, c, s);
+		if (nk + np > cap) {
+			cap = 2 * (nk + np) + 16;
+			uint64_t *k = realloc(keys, cap * sizeof *k);
+			if (!k)
+				goto out;
+			keys = k;
+		}
+		memcpy(keys + nk, s->rk, np * sizeof *keys);
+		nk += np;
+	}
+	qsort(keys, nk, sizeof *keys, cmp_u64);
+	size_t nr = 0;
+	for (size_t i = 0; i < nk; i++)
+		if (!nr || keys[i] != keys[nr - 1])
+			keys[nr++] = keys[i];
+	if (nr < 2 || !nrows) {
+		rc = 0;
+		goto out;
+	}
+	if (!(sum = calloc(nr, sizeof *sum)) || !(row = malloc(nr * sizeof *row)))
+		goto out;
+	for (size_t i = 0; i < res->n; i++) {
+		const struct ti_ab_row *r = &res->rows[i];
+		if (!geo_counts(r) || r->code == TI_AB_CODE_SAME)
+			continue;
+		for (size_t k = 0; k < nr; k++)
+			row[k] = r->est;
+		size_t np = pair_rounds(r, c, s);
+		for (size_t j = 0; j < np; j++) {
+			uint64_t *at = bsearch(&s->rk[j], keys, nr, sizeof *keys, cmp_u64);
+			row[at - keys] = s->d[j];
+		}
+		for (size_t k = 0; k < nr; k++)
+			sum[k] += row[k];
+	}
+	double mean = 0, ss = 0;
+	for (size_t k = 0; k < nr; k++)
+		mean += (sum[k] /= (double)nrows);
+	mean /= (double)nr;
+	for (size_t k = 0; k < nr; k++)
+		ss += (sum[k] - mean) * (sum[k] - mean);
+	double se = sqrt(ss / (double)(nr - 1) / (double)nr), vf = 0;
+	/* Rounds whose means agree exactly (a benchmark equal on both sides
+	 * in every round) are not an interval of zero width: then what the
+	 * benchmarks' own intervals say, as if they were independent.  Only
+	 * then: otherwise the rounds' spread already holds the benchmarks'
+	 * own noise, and a floor near its expectation would only widen the
+	 * interval (bench/ab-sim: 100 % coverage where 95 % is due). */
+	for (size_t i = 0; ss == 0 && i < res->n; i++) {
+		const struct ti_ab_row *r = &res->rows[i];
+		if (!geo_counts(r) || r->code == TI_AB_CODE_SAME)
+			continue;
+		double z = ti_stats_normal_quantile(1 - (1 - r->level) / 2);
+		double sb = (r->hi - r->lo) / (2 * z);
+		vf += isfinite(sb) ? sb * sb : INFINITY;
+	}
+	se = fmax(se, sqrt(vf) / (double)nrows);
+	double q = ti_stats_t_quantile(1 - (1 - level) / 2, (double)(nr - 1));
+	g->n = nrows;
+	g->ratio = exp(mean);
+	g->lo = exp(mean - q * se);
+	g->hi = exp(mean + q * se);
+	g->rounds = nr;
+	g->method = "round";
+	rc = 1;
+out:
+	free(keys);
+	free(sum);
+	free(row);
+	return rc;
+}
+
 /* The geometric mean of B/A over the benchmarks with a ratio (both sides
  * above 0: one whose samples are all 0 on both sides has none and is
- * left out), with an interval: Student's t over the benchmarks'
- * log-ratios, or a bootstrap of their mean (bench/ab-sim measured both);
- * a single benchmark's own interval. */
+ * left out; identical binaries count as no change), at the rows' level
+ * 1 - alpha / looks: by round where the rounds are paired (the default),
+ * else Student's t over the benchmarks' log-ratios or a bootstrap of
+ * their mean (bench/ab-sim measured them); a single benchmark's own
+ * interval. */
 static int geomean(const struct ti_ab_result *res, const struct ti_ab_config *c,
-		   struct ti_ab_geomean *out)
+		   struct scratch *s, struct ti_ab_geomean *out)
 {
-	struct ti_ab_geomean g = { 0, NAN, NAN, NAN, NULL };
+	struct ti_ab_geomean g = { 0, NAN, NAN, NAN, 1 - res->alpha_look, 0, NULL };
 	size_t n = res->n;
-	double *l = malloc((n ? n : 1) * sizeof *l), sum = 0, ss = 0;
+	double *l, sum = 0, ss = 0;
 	const struct ti_ab_row *one = NULL;
+	int rc;
 
-	if (!l)
+	if (c->geo == TI_AB_GEO_ROUND) {
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++)
+			k += geo_counts(&res->rows[i]);
+		if (k > 1 && (rc = geo_by_round(res, c, s, g.level, &g)) != 0) {
+			*out = g;
+			return rc < 0 ? rc : 0;
+		}
+	}
+	if (!(l = malloc((n ? n : 1) * sizeof *l)))
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const struct ti_ab_row *r = &res->rows[i];
-		if (r->v != TI_AB_MISSING && r->v != TI_AB_FAILED && isfinite(r->est) &&
-		    r->med_a > 0 && r->med_b > 0) {
-			l[g.n++] = r->est;
+		if (geo_counts(r)) {
+			l[g.n++] = r->code == TI_AB_CODE_SAME ? 0 : r->est;
 			one = r;
 		}
 	}
@@ -845,7 +1052,7 @@ static int geomean(const struct ti_ab_result *res, const struct ti_ab_config *c,
 			g.hi = exp(one->hi);
 			g.method = "one benchmark";
 		} else if (c->geo == TI_AB_GEO_BOOTSTRAP) {
-			if (ti_stats_bootstrap_mean(l, g.n, (unsigned)c->reps, 1 - c->alpha, c->seed,
+			if (ti_stats_bootstrap_mean(l, g.n, (unsigned)c->reps, g.level, c->seed,
 						    &g.lo, &g.hi) < 0) {
 				free(l);
 				return -ENOMEM;
@@ -854,10 +1061,19 @@ static int geomean(const struct ti_ab_result *res, const struct ti_ab_config *c,
 			g.hi = exp(g.hi);
 			g.method = "bootstrap";
 		} else {
+			bool points = true;
 			for (size_t i = 0; i < g.n; i++)
 				ss += (l[i] - mean) * (l[i] - mean);
+			for (size_t i = 0; i < n; i++)
+				if (geo_counts(&res->rows[i]) && res->rows[i].code != TI_AB_CODE_SAME &&
+				    !(res->rows[i].lo == res->rows[i].hi))
+					points = false;
 			double se = sqrt(ss / (double)(g.n - 1) / (double)g.n);
-			double q = ti_stats_t_quantile(1 - c->alpha / 2, (double)(g.n - 1));
+			/* Benchmarks that all moved alike are no interval of zero
+			 * width unless each is a point itself (constant sides). */
+			if (ss == 0 && !points)
+				se = INFINITY;
+			double q = ti_stats_t_quantile(1 - (1 - g.level) / 2, (double)(g.n - 1));
 			g.lo = exp(mean - q * se);
 			g.hi = exp(mean + q * se);
 			g.method = "t";
@@ -874,21 +1090,19 @@ static int cmp_plain(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* Whether to pair: the rank correlation of A_i with B_i over the rounds
- * of each benchmark both sides have, its median over those with enough
- * rounds (timeit-compare(1), STATISTICS).  Pairing removes the machine's
- * state that A_i and B_i share; where they share none it only coarsens
- * the exact p-values (2^(1-n) at best), and Mann-Whitney on all samples
- * decides sooner.  bench/ab-sim measured both under ten noise models. */
+/* Whether to pair.  The rounds are pairs by design; only the old rule
+ * (TI_AB_PAIR_VOTE, kept for bench/ab-sim) voted: the rank correlation of
+ * A_i with B_i over the rounds of each benchmark both sides have, its
+ * median over those with enough rounds. */
 static int decide_pairing(const struct ti_ab_config *c, const struct ti_ab_set *sa,
 			  const struct ti_ab_set *sb, struct scratch *s, struct ti_ab_result *res)
 {
 	double *rho = malloc((sa->n + 1) * sizeof *rho);
 	size_t k = 0, i = 0, j = 0;
 
-	res->pair = c->pairing == TI_AB_PAIR_ALWAYS;
+	res->pair = c->pairing == TI_AB_PAIR_ALWAYS || c->pairing == TI_AB_PAIR_AUTO;
 	res->pair_corr = NAN;
-	if (c->pairing == TI_AB_PAIR_NEVER) {
+	if (c->pairing != TI_AB_PAIR_VOTE) {
 		free(rho);
 		return 0;
 	}
@@ -921,8 +1135,7 @@ static int decide_pairing(const struct ti_ab_config *c, const struct ti_ab_set *
 	/* Without enough rounds to judge, do not pair: fewer than 5 pairs
 	 * cannot reach p 0.05 at all (2^(1-n) >= 1/16), 4 + 4 samples
 	 * unpaired can. */
-	if (c->pairing == TI_AB_PAIR_AUTO)
-		res->pair = k && res->pair_corr >= TI_AB_PAIR_CORRELATION;
+	res->pair = k && res->pair_corr >= TI_AB_PAIR_CORRELATION;
 	free(rho);
 	return 0;
 }
@@ -946,6 +1159,7 @@ int ti_ab_verdict_run(const struct ti_ab_config *c, const struct ti_ab_set *a,
 	double alpha = c->alpha / (c->looks ? c->looks : 1);
 	struct scratch s = { 0 };
 	bool *pending = malloc((a->n + b->n + 1) * sizeof *pending);
+	struct alt *alts = malloc((a->n + b->n + 1) * sizeof *alts);
 	int rc = -ENOMEM;
 
 	memset(r, 0, sizeof *r);
@@ -957,9 +1171,33 @@ int ti_ab_verdict_run(const struct ti_ab_config *c, const struct ti_ab_set *a,
 	s.py = malloc(room * sizeof *s.py);
 	s.ka = malloc(room * sizeof *s.ka);
 	s.kb = malloc(room * sizeof *s.kb);
-	if (s.x && s.y && s.d && s.px && s.py && s.ka && s.kb && pending &&
+	s.w = malloc(2 * room * sizeof *s.w);
+	s.rk = malloc(room * sizeof *s.rk);
+	if (s.x && s.y && s.d && s.px && s.py && s.ka && s.kb && s.w && s.rk && pending && alts &&
 	    (rc = decide_pairing(c, a, b, &s, r)) == 0)
-		rc = build_rows(c, a, b, fa, fb, alpha, &s, pending, r);
+		rc = build_rows(c, a, b, fa, fb, alpha, &s, pending, alts, r);
+	if (rc == 0 && c->pairing != TI_AB_PAIR_VOTE) {
+		/* The correlation reported: over the rows the table has (a
+		 * filter's, -p's, missing and failed ones take part in
+		 * nothing). */
+		size_t k = 0;
+		double *rho = malloc((r->n + 1) * sizeof *rho);
+		if (!rho)
+			rc = -ENOMEM;
+		for (size_t i = 0; rho && i < r->n; i++)
+			if (r->rows[i].paired && !isnan(r->rows[i].p) && !isnan(r->rows[i].corr))
+				rho[k++] = r->rows[i].corr;
+		if (k) {
+			qsort(rho, k, sizeof *rho, cmp_plain);
+			r->pair_corr = ti_stats_quantile_sorted(rho, k, 0.5);
+			r->pair_corr_n = k;
+		}
+		free(rho);
+	}
+	if (rc == 0)
+		rc = adjust_and_decide(r, c, alpha, pending, alts);
+	if (rc == 0)
+		rc = geomean(r, c, &s, &r->geomean);
 	free(s.x);
 	free(s.y);
 	free(s.d);
@@ -967,12 +1205,11 @@ int ti_ab_verdict_run(const struct ti_ab_config *c, const struct ti_ab_set *a,
 	free(s.py);
 	free(s.ka);
 	free(s.kb);
+	free(s.w);
+	free(s.rk);
 	ti_stats_cache_free(&s.cache);
-	if (rc == 0)
-		rc = adjust_and_decide(r, c, alpha, pending);
 	free(pending);
-	if (rc == 0)
-		rc = geomean(r, c, &r->geomean);
+	free(alts);
 	for (size_t i = 0; rc == 0 && i < r->n; i++) {
 		struct ti_ab_row *row = &r->rows[i];
 		if (row->v == TI_AB_MISSING || row->v == TI_AB_FAILED)

@@ -37,8 +37,12 @@ enum ti_ab_code {
 };
 
 /* The paired test (interleaved rounds); the library has the others for
- * the simulation that chose the signed-rank test (bench/ab-sim). */
+ * the simulation that chose the default (bench/ab-sim). */
 enum ti_ab_paired_test {
+	TI_AB_RANK_OR_T,	/* the default: signed rank where its smallest p, 2^(1-n),
+				 * can pass the strictest step of the adjustment
+				 * (alpha' / tests), else Student's t on the log-ratios */
+	TI_AB_RANK_OR_YUEN,	/* the same with Yuen's 20 % trimmed t */
 	TI_AB_SIGNED_RANK,	/* Wilcoxon signed rank, Walsh-average centre and interval */
 	TI_AB_SIGN,		/* sign test, median and its order-statistic interval */
 	TI_AB_PAIRED_T,		/* Student's t on the log-ratios */
@@ -46,21 +50,38 @@ enum ti_ab_paired_test {
 	TI_AB_SIMES,		/* signed rank and Mann-Whitney, combined by Simes */
 };
 
-/* Whether interleaved rounds are analysed as pairs. */
-enum ti_ab_pairing {
-	TI_AB_PAIR_AUTO,	/* when the suite's rounds move together (timeit-compare(1)) */
-	TI_AB_PAIR_ALWAYS,	/* whenever both sides have the same rounds */
-	TI_AB_PAIR_NEVER,
+/* The test of unpaired samples (the rounds of A and B differ). */
+enum ti_ab_unpaired_test {
+	TI_AB_WELCH,		/* the default: Welch's t on the log times */
+	TI_AB_YUEN2,		/* Yuen's two-sample 20 % trimmed t on the log times */
+	TI_AB_BRUNNER_MUNZEL,	/* Brunner-Munzel, with the Hodges-Lehmann interval */
+	TI_AB_MANN_WHITNEY,	/* exact Mann-Whitney (invalid under unequal spreads) */
 };
 
-/* Pairing pays where A_i and B_i share the machine's state: AUTO pairs
- * when the median, over the benchmarks with at least TI_AB_PAIR_MIN_ROUNDS
- * shared rounds, of the rank correlation of A_i with B_i reaches this. */
+/* Whether interleaved rounds are analysed as pairs.  Rounds are pairs by
+ * design (A_i and B_i ran in one round of an interleaved run): AUTO and
+ * ALWAYS pair every benchmark whose rounds are the same on both sides,
+ * whatever their correlation (noise that slows one run of a round and
+ * spares the other makes it negative, and the unpaired tests invalid). */
+enum ti_ab_pairing {
+	TI_AB_PAIR_AUTO,
+	TI_AB_PAIR_ALWAYS,
+	TI_AB_PAIR_NEVER,
+	TI_AB_PAIR_VOTE,	/* the rule before issue 20, for bench/ab-sim: pair when
+				 * the median rank correlation reaches TI_AB_PAIR_CORRELATION */
+};
+
+/* The median, over the benchmarks with at least TI_AB_PAIR_MIN_ROUNDS
+ * shared rounds, of the rank correlation of A_i with B_i: reported, and
+ * the old rule's vote (TI_AB_PAIR_VOTE). */
 #define TI_AB_PAIR_CORRELATION 0.2
 #define TI_AB_PAIR_MIN_ROUNDS 5
 
 /* The geometric mean's interval. */
 enum ti_ab_geo {
+	TI_AB_GEO_ROUND,	/* the default: Student's t over the rounds' suite means
+				 * (a round moves every benchmark together); t over the
+				 * benchmarks when the rounds are not paired */
 	TI_AB_GEO_T,		/* Student's t over the benchmarks' log-ratios */
 	TI_AB_GEO_BOOTSTRAP,	/* percentile bootstrap of their mean */
 };
@@ -76,6 +97,7 @@ struct ti_ab_config {
 	bool strict;		/* any failure, and losses on B, gate too */
 	unsigned looks;		/* analyses a sequential driver may make (>= 1) */
 	enum ti_ab_paired_test paired_test;
+	enum ti_ab_unpaired_test unpaired_test;
 	enum ti_ab_geo geo;
 	uint64_t seed, reps;	/* the geometric mean's bootstrap */
 	/* Which benchmarks to compare (NULL: all). */
@@ -84,7 +106,8 @@ struct ti_ab_config {
 };
 
 /* The defaults of timeit-compare: alpha 0.05, gate 1 %, Benjamini-Hochberg,
- * paired where the rounds allow, one look. */
+ * paired where the rounds allow (signed rank or t), Welch where not, one
+ * look, the geometric mean's interval by round. */
 void ti_ab_config_init(struct ti_ab_config *c);
 
 struct ti_ab_row {
@@ -95,6 +118,9 @@ struct ti_ab_row {
 	char note[256];		/* other facts: failures, flags, instructions, pairing */
 	bool decidable;		/* undecided, and more samples could decide it */
 	bool paired;		/* tested on the within-round log-ratios */
+	const char *test;	/* the test used: "signed rank", "t", "Welch", ...; NULL: none */
+	double min_p;		/* the smallest p that test can give (0: none) */
+	double corr;		/* paired: rank correlation of A_i and B_i, NAN: none */
 	size_t n_a, n_b;	/* samples compared (paired: pairs on both) */
 	size_t failed_a, failed_b, flagged_a, flagged_b;	/* of the runs read */
 	double med_a, med_b, spread_a, spread_b;	/* spreads: MAD / median */
@@ -115,7 +141,9 @@ struct ti_ab_row {
 struct ti_ab_geomean {
 	size_t n;
 	double ratio, lo, hi;	/* NAN when n == 0 */
-	const char *method;	/* how lo..hi was found: "t", "bootstrap", "one benchmark" */
+	double level;		/* lo..hi's level: 1 - alpha / looks, as the rows' */
+	size_t rounds;		/* by round: over how many */
+	const char *method;	/* how lo..hi was found: "round", "t", "bootstrap", "one benchmark" */
 };
 
 #define TI_AB_NOTES 6
@@ -127,7 +155,7 @@ struct ti_ab_result {
 	bool regressed;		/* a row gates: exit status 1 */
 	double alpha_look;	/* alpha / looks: each test's level */
 	bool pair;		/* the rounds were paired where both sides had them */
-	double pair_corr;	/* the median correlation AUTO went by, NAN: none */
+	double pair_corr;	/* the median correlation of the rows paired, NAN: none */
 	size_t pair_corr_n;	/* over how many benchmarks */
 	size_t used, flagged;	/* samples compared, of them flagged */
 	size_t same_binary, same_binary_sig;	/* identical binaries; of them, time differed */

@@ -12,7 +12,8 @@
  * correlation and the order statistics of the rank intervals (Moses' and
  * Tukey's K); stats-shift.c the Hodges-Lehmann estimates and the
  * intervals built on those K; stats-t.c the t family (paired t, Yuen's
- * trimmed t), whose p-values have no floor set by the sample count. */
+ * trimmed t, Welch's t, Yuen's two-sample t) and Brunner-Munzel, whose
+ * p-values have no floor set by the sample count. */
 #ifndef TI_STATS_H
 #define TI_STATS_H
 
@@ -146,6 +147,31 @@ int ti_stats_paired_t(const double *d, size_t n, double alpha, struct ti_stats_m
  * standard error and a t interval. */
 int ti_stats_trimmed_t(const double *d, size_t n, double trim, double alpha, struct ti_stats_mw *r,
 		       struct ti_stats_hl *h);
+
+/* The t family with a floor, the tests the verdicts use where the rank
+ * tests' p-values cannot go low enough or are not valid (unequal
+ * spreads): on one sample D, the mean of D without the TRIM fraction at
+ * each end (0: Student's t; 0.2: Yuen's 20 % trimmed t) with its
+ * winsorised standard error; on two samples X and Y, the shift of the
+ * trimmed mean of Y from that of X (0: Welch's t; above 0: Yuen's
+ * two-sample trimmed t) on Welch-Satterthwaite degrees of freedom.  Each
+ * sample's (winsorised) sd is taken as at least FLOOR_SD, the resolution
+ * of the values, so that samples that all look the same do not give
+ * t = inf.  R->u and r->z are t; H gets the estimate and its t interval
+ * at level 1 - ALPHA.  Fewer than 2 values kept on a side: p NAN, the
+ * interval infinite.  Return 0, -EINVAL or -ENOMEM. */
+int ti_stats_t1(const double *d, size_t n, double trim, double floor_sd, double alpha,
+		struct ti_stats_mw *r, struct ti_stats_hl *h);
+int ti_stats_t2(const double *x, size_t m, const double *y, size_t n, double trim,
+		double floor_sd, double alpha, struct ti_stats_mw *r, struct ti_stats_hl *h);
+
+/* Brunner & Munzel's test (2000) of P(X < Y) + P(X = Y) / 2 = 1/2, valid
+ * under unequal spreads where Mann-Whitney is not: R->u that estimate,
+ * R->z the statistic, R->p the two-sided p on Satterthwaite's degrees of
+ * freedom (complete separation: the permutation p 2 / C(M+N, M)); p NAN
+ * with fewer than 2 values a side.  Returns 0, -EINVAL or -ENOMEM. */
+int ti_stats_brunner_munzel(const double *x, size_t m, const double *y, size_t n,
+			    struct ti_stats_mw *r);
 
 /* Spearman's rank correlation of the N pairs (X_i, Y_i), midranks for
  * ties; NAN when N < 2, when either side is constant, or when memory runs
