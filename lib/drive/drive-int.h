@@ -14,7 +14,7 @@ struct ti_drive_job {
 	int side;		/* 0 A, 1 B */
 	size_t unit;		/* the unit (test) it runs, SIZE_MAX: every one left */
 	char **argv;
-	char *log;		/* its stdout and stderr */
+	char *log;		/* its stdout and stderr (NULL: the driver's) */
 	char *tmp, *file;	/* lit: the -o file while it runs, and where it goes */
 	const struct ti_cpuset *cpus;	/* NULL: not pinned */
 	char cpu_text[64];

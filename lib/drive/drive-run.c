@@ -95,12 +95,14 @@ static void child(struct ti_drive_job *j, int ready_w, int gate_r, int gate_w)
 		dup2(fd, 0);
 		close(fd);
 	}
-	if ((fd = open(j->log, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
-		_exit(126);
-	dup2(fd, 1);
-	dup2(fd, 2);
-	if (fd > 2)
-		close(fd);
+	if (j->log) {
+		if ((fd = open(j->log, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
+			_exit(126);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
 	if (gate_w >= 0)
 		close(gate_w);
 	if (ready_w >= 0) {

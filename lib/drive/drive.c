@@ -2,6 +2,7 @@
 /* drive.c: the rounds of an A/B run (drive.h). */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -284,7 +285,6 @@ static int make_job(struct ti_drive *d, struct ti_drive_job *j, int side, unsign
 	j->side = side;
 	j->unit = unit;
 	if (d->c.runner == TI_DRIVE_SUITE) {
-		j->log = fmt("%s/%c/Output/%s.%u.drive.log", d->c.out, side_name[side], name, r);
 		rc |= arg(&a, dup_str("sh"));
 		rc |= arg(&a, dup_str(d->c.runfile));
 		rc |= arg(&a, fmt("%c", side_name[side]));
@@ -317,7 +317,7 @@ static int make_job(struct ti_drive *d, struct ti_drive_job *j, int side, unsign
 			remove(j->tmp);
 	}
 	j->argv = a.v;
-	if (rc || !j->log) {
+	if (rc || (!j->log && d->c.runner == TI_DRIVE_LIT)) {
 		argv_free(a.v);
 		j->argv = NULL;
 		return -ENOMEM;
@@ -472,6 +472,20 @@ static int run_jobs(struct ti_drive *d, unsigned r, struct ti_drive_job *jobs, s
 static int collect(const struct ti_drive *d, int side, unsigned lo, unsigned hi, bool both,
 		   char ***paths, size_t *n);
 
+static bool has_summary(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	bool any = false;
+
+	if (!dp)
+		return false;
+	while (!any && (e = readdir(dp)))
+		any = ti_ab_read_is_summary(e->d_name);
+	closedir(dp);
+	return any;
+}
+
 /* Read side SIDE's results: of every finished round (R = 0) or of round R
  * alone, into SET.  Lit: the files in the order of ti_drive_paths; the
  * suite: its results directory. */
@@ -490,7 +504,8 @@ static int load(struct ti_drive *d, int side, unsigned r, unsigned upto, struct 
 			free(bin);
 			return fail(d, -ENOMEM, "%s", strerror(ENOMEM));
 		}
-		rc = ti_ab_read(set, dir, metric, 1, &err);
+		/* A side with no result yet is empty, not an error. */
+		rc = has_summary(dir) ? ti_ab_read(set, dir, metric, 1, &err) : 0;
 		if (rc >= 0 && access(bin, F_OK) == 0)
 			rc = ti_ab_read_binaries(set, bin, &err);
 		free(dir);
