@@ -178,5 +178,9 @@ tests_verdict_test_LDADD = $(AB_LIBS)
 TESTS += tests/series-test
 check_PROGRAMS += tests/series-test
 tests_series_test_LDADD = $(SERIES_LIBS)
+# lib/drive without running anything: lit's filter, names, looks, ranges.
+TESTS += tests/drive-test
+check_PROGRAMS += tests/drive-test
+tests_drive_test_LDADD = $(DRIVE_LIBS)
 TESTS += tests/series-cli.sh tests/series-lnt.sh
 EXTRA_DIST += tests/series-cli.sh tests/series-lnt.sh
