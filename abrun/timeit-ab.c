@@ -53,7 +53,8 @@ static void usage(FILE *f)
 		"                             --drop-flagged and --filter-short from them\n"
 		"  -n, --samples N|auto       N rounds, or auto (the default): until every\n"
 		"                             test is decided\n"
-		"      --min-samples N        rounds before the first look (default 6)\n"
+		"      --min-samples N|auto   rounds before the first look (default auto: as\n"
+		"                             early as a decision is possible)\n"
 		"      --max-samples N        rounds at most (default 30)\n"
 		"      --look-every N         rounds between looks (default 6)\n"
 		"      --budget SECONDS       start no round that would end later than SECONDS\n"
@@ -419,7 +420,8 @@ int main(int argc, char **argv)
 				c.samples = posint(name, s);
 			}
 		} else if (IS("--min-samples")) {
-			c.min = posint(name, VALUE());
+			const char *s = VALUE();
+			c.min = strcmp(s, "auto") == 0 ? 0 : posint(name, s);
 		} else if (IS("--max-samples")) {
 			c.max = posint(name, VALUE());
 		} else if (IS("--look-every")) {
@@ -486,7 +488,7 @@ int main(int argc, char **argv)
 	} else if (npos < 2) {
 		die("expected two lit test directories, BUILD_A BUILD_B (see %s --help)", prog);
 	}
-	if (!c.fixed && c.min > c.max)
+	if (!c.fixed && c.min && c.min > c.max)
 		die("--min-samples %u is above --max-samples %u", c.min, c.max);
 	for (size_t k = 0; k < ncopts; k++)
 		look_option(&c.ab, copts, ncopts, &k);
@@ -594,6 +596,12 @@ int main(int argc, char **argv)
 		snprintf(sched, sizeof sched, "sequential");
 	}
 	if (suite) {
+		/* The looks of the final table (tools/ab.sh). */
+		char lp[PATH_MAX];
+		snprintf(lp, sizeof lp, "%s/ab-looks", rout);
+		FILE *lf = fopen(lp, "w");
+		if (!lf || fprintf(lf, "%u\n", c.fixed ? 0 : d.looks) < 0 || fclose(lf) != 0)
+			die("%s: %s", lp, strerror(errno));
 		printf("  DONE     %u rounds, %zu runs a side, %ld:%02ld, schedule %s\n", d.rounds, runs,
 		       (long)(d.wall + 0.5) / 60, (long)(d.wall + 0.5) % 60, sched);
 		return 0;

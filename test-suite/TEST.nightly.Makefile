@@ -40,7 +40,8 @@ submit:
 # (SCHEDULE=duet), so that the machine's drift and load hit both alike;
 # then compares with timeit-compare (table, O/ab.svg).  A benchmark whose
 # binaries are identical is decided after round 1.  SAMPLES=auto runs
-# MIN_SAMPLES rounds, then after every AB_LOOK_EVERY rounds keeps the
+# MIN_SAMPLES rounds (auto: as early as a decision is possible), then
+# after every AB_LOOK_EVERY rounds keeps the
 # benchmarks that more samples could still decide, up to MAX_SAMPLES
 # rounds or AB_BUDGET seconds (a bound: no round starts that would end
 # later); every look and the final table take --looks N, the most looks
@@ -57,15 +58,10 @@ export AB_BASE := $(BASE)
 export AB_NEW := $(NEW)
 export TIMEIT_COMPARE COMPARE_FLAGS
 
-# The looks of SAMPLES=auto: at MIN_SAMPLES, every AB_LOOK_EVERY rounds
-# after it, and at MAX_SAMPLES.
-AB_LOOKS = $(shell awk -v lo=$(MIN_SAMPLES) -v hi=$(MAX_SAMPLES) -v k=$(AB_LOOK_EVERY) \
-	'BEGIN { n = 0; for (r = lo; r <= hi; r++) n += (r - lo) % k == 0 || r == hi; print n }')
 # --binaries: a benchmark whose executables are the same on both sides is
-# "same code" for timeit-compare, never a regression, and no look asks
-# for more of its samples.
-AB_COMPARE_ARGS = $(COMPARE_FLAGS) $(if $(filter auto,$(SAMPLES)),--looks $(AB_LOOKS)) \
-	--binaries $(O)/A/bin $(O)/B/bin
+# "same code" for timeit-compare, never a regression.  The final table's
+# --looks N is the driver's (O/ab-looks, read by tools/ab.sh).
+AB_COMPARE_ARGS = $(COMPARE_FLAGS) --binaries $(O)/A/bin $(O)/B/bin
 export AB_COMPARE_ARGS
 
 # Each side is its own LNT run and order (tools/revisions.sh): BASE_REVISION
@@ -112,7 +108,7 @@ ab: $(FPCMP)
 		$(SIDE_MAKE) O=$(O)/A RESULTS=$(O)/A/results REVISION=$(AB_REVISION_A) "$$@"
 	+@echo "B: $(NEW) (revision $(AB_REVISION_B))"; eval "set -- $$AB_NEW"; \
 		$(SIDE_MAKE) O=$(O)/B RESULTS=$(O)/B/results REVISION=$(AB_REVISION_B) "$$@"
-	@rm -f $(O)/A/results/*.time* $(O)/B/results/*.time* $(O)/A/Output/*.status $(O)/B/Output/*.status \
+	@rm -f $(O)/A/results/*.time* $(O)/B/results/*.time* $(O)/A/Output/*.status $(O)/B/Output/*.status $(O)/ab-looks \
 		$(O)/A/report.json $(O)/B/report.json $(O)/report.json $(O)/ab.txt $(O)/ab.csv $(O)/ab.svg
 	$(file >$(O)/ab-run.sh,$(AB_RUNFILE))
 	@'$(TIMEIT_AB)' --suite $(O)/ab-run.sh -o $(O) $(AB_DRIVE_ARGS) -- $(BENCHMARKS)

@@ -17,6 +17,7 @@
 #include "drive-int.h"
 #include "outfile.h"
 #include "read.h"
+#include "stats.h"
 
 const char *const ti_drive_stop_name[TI_DRIVE_STOPS] = {
 	"", "decided", "same binary", "max samples", "fixed", "budget", "missing", "failed",
@@ -32,6 +33,16 @@ unsigned ti_drive_looks(unsigned min, unsigned max, unsigned step)
 	return n ? n : 1;
 }
 
+unsigned ti_drive_first_look(double alpha, unsigned max, unsigned step)
+{
+	for (unsigned m = 2; m < max; m++) {
+		double a = alpha / ti_drive_looks(m, max, step);
+		if (ti_stats_min_p_mann_whitney(m, m) < a || ti_stats_min_p_signed_rank(m) < a)
+			return m;
+	}
+	return max;
+}
+
 void ti_drive_config_init(struct ti_drive_config *c)
 {
 	memset(c, 0, sizeof *c);
@@ -39,7 +50,7 @@ void ti_drive_config_init(struct ti_drive_config *c)
 	c->schedule = TI_DRIVE_SEQUENTIAL;
 	c->order = TI_DRIVE_ALTERNATE;
 	c->seed = 1;
-	c->min = 6;
+	c->min = 0;
 	c->max = 30;
 	c->step = 6;
 	ti_ab_config_init(&c->ab);
@@ -50,11 +61,11 @@ int ti_drive_config_check(const struct ti_drive_config *c, char *err, size_t len
 	if (c->fixed && (c->samples < 1 || c->samples > TI_DRIVE_ROUNDS_MAX))
 		return snprintf(err, len, "--samples: %u is out of range (1 to %u)", c->samples,
 				TI_DRIVE_ROUNDS_MAX), -EINVAL;
-	if (c->min < 1 || c->min > TI_DRIVE_ROUNDS_MAX || c->max < 1 ||
+	if (c->min > TI_DRIVE_ROUNDS_MAX || c->max < 1 ||
 	    c->max > TI_DRIVE_ROUNDS_MAX || c->step < 1 || c->step > TI_DRIVE_ROUNDS_MAX)
 		return snprintf(err, len, "the rounds are out of range (1 to %u)",
 				TI_DRIVE_ROUNDS_MAX), -EINVAL;
-	if (!c->fixed && c->min > c->max)
+	if (!c->fixed && c->min && c->min > c->max)
 		return snprintf(err, len, "--min-samples %u is above --max-samples %u", c->min,
 				c->max), -EINVAL;
 	if (!(c->budget >= 0 && c->budget <= TI_DRIVE_BUDGET_MAX))
@@ -763,7 +774,8 @@ int ti_drive_run(struct ti_drive *d, const struct ti_drive_config *c, char *cons
 	if ((rc = ti_drive_config_check(c, d->err, sizeof d->err)) < 0)
 		return rc;
 	rounds = c->fixed ? c->samples : c->max;
-	d->looks = c->fixed ? 1 : ti_drive_looks(c->min, c->max, c->step);
+	d->min = c->min ? c->min : ti_drive_first_look(c->ab.alpha, c->max, c->step);
+	d->looks = c->fixed ? 1 : ti_drive_looks(d->min, c->max, c->step);
 	for (size_t i = 0; i < n; i++)
 		if ((rc = add_test(d, names[i], names[i])) < 0)
 			return fail(d, rc, "%s", strerror(ENOMEM));
@@ -934,7 +946,7 @@ int ti_drive_run(struct ti_drive *d, const struct ti_drive_config *c, char *cons
 		ti_ab_set_free(&cur[1]);
 		if (rc < 0)
 			break;
-		if (!c->fixed && r >= c->min && ((r - c->min) % c->step == 0 || r == rounds) &&
+		if (!c->fixed && r >= d->min && ((r - d->min) % c->step == 0 || r == rounds) &&
 		    active(d) > 0) {
 			struct ti_ab_set all_s[2];
 			if ((rc = load(d, 0, 0, r, &all_s[0])) < 0)

@@ -59,7 +59,8 @@ struct ti_drive_config {
 	enum ti_drive_order order;
 	uint64_t seed;
 	bool fixed;		/* SAMPLES rounds, no looks */
-	unsigned samples, min, max, step;	/* rounds; first look, the most, between looks */
+	unsigned samples, min, max, step;	/* rounds; first look (0: the first at which
+						 * a decision is possible), the most, between looks */
 	double budget;		/* seconds, 0: none */
 	const char *out;	/* the output directory (exists) */
 	const char *side_dir[2];	/* lit: the test directories A, B */
@@ -80,6 +81,7 @@ struct ti_drive {
 	struct ti_drive_test *t;
 	size_t n;
 	unsigned rounds;	/* finished rounds */
+	unsigned min;		/* the first look */
 	unsigned looks;		/* the looks planned: the verdicts' --looks */
 	char order[TI_DRIVE_ROUNDS_MAX + 1][3];	/* per round: "AB" or "BA" */
 	double wall;		/* seconds of the whole run */
@@ -92,8 +94,14 @@ struct ti_drive {
 /* The looks of a run: at MIN, every STEP rounds after it, and at MAX. */
 unsigned ti_drive_looks(unsigned min, unsigned max, unsigned step);
 
+/* The first round at which an exact test of that many samples a side (or
+ * pairs) could reach ALPHA over the looks from it to MAX every STEP: the
+ * first look of min 0. */
+unsigned ti_drive_first_look(double alpha, unsigned max, unsigned step);
+
 /* Set the configuration's defaults: lit, sequential, alternate, seed 1,
- * auto with looks at 6, 12, ... 30. */
+ * auto with the first look as early as a decision is possible, then every
+ * 6 rounds and at 30. */
 void ti_drive_config_init(struct ti_drive_config *c);
 
 /* Check C: every number in its range.  Returns 0 or -EINVAL with the
