@@ -30,7 +30,8 @@ void ti_drive_signals(bool on);
 int ti_drive_stopped(void);
 double ti_drive_now(void);
 /* Start JOBS (N) together: with N > 1 every child waits at the barrier
- * until all are set up.  Returns 0 or -errno (none left running). */
+ * until all are set up.  Returns 0 or -errno (none left running); -EINTR
+ * when a stop signal has come (none started). */
 int ti_drive_start(struct ti_drive_job **jobs, size_t n);
 /* Wait for one of JOBS to end: its index, or -errno. */
 int ti_drive_wait_any(struct ti_drive_job **jobs, size_t n);

@@ -135,7 +135,10 @@ int ti_drive_start(struct ti_drive_job **jobs, size_t n)
 	for (size_t i = 0; i < 3; i++)
 		sigaddset(&block, stop_sigs[i]);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	for (size_t i = 0; i < n; i++) {
+	/* A stop that came before: nothing starts. */
+	if (stop_sig)
+		rc = -EINTR;
+	for (size_t i = 0; i < n && rc == 0; i++) {
 		pid_t pid = fork();
 		if (pid < 0) {
 			rc = -errno;

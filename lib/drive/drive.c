@@ -400,7 +400,13 @@ static int run_jobs(struct ti_drive *d, unsigned r, struct ti_drive_job *jobs, s
 	if (slots == 0) {
 		for (size_t i = 0; i < n && rc == 0; i++) {
 			struct ti_drive_job *p = &jobs[i];
-			if ((rc = ti_drive_start(&p, 1)) < 0)
+			if ((rc = ti_drive_start(&p, 1)) == -EINTR) {
+				for (size_t k = 0; k < i; k++)
+					unfinished(d, &jobs[k], r, names ? names[k / 2] : NULL);
+				d->stop_signal = ti_drive_stopped();
+				return 0;
+			}
+			if (rc < 0)
 				return fail(d, rc, "%s: cannot start: %s", jobs[i].argv[0], strerror(-rc));
 			ti_drive_wait_job(p);
 			record(d, r, p, u, start, names ? names[i / 2] : NULL);
@@ -438,7 +444,11 @@ static int run_jobs(struct ti_drive *d, unsigned r, struct ti_drive_job *jobs, s
 				pair[k]->cpus = &d->c.cpus[set];
 				ti_cpuset_format(pair[k]->cpus, pair[k]->cpu_text, sizeof pair[k]->cpu_text);
 			}
-			if ((rc = ti_drive_start(pair, 2)) < 0) {
+			if ((rc = ti_drive_start(pair, 2)) == -EINTR) {
+				rc = 0;
+				break;
+			}
+			if (rc < 0) {
 				fail(d, rc, "%s: cannot start: %s", pair[0]->argv[0], strerror(-rc));
 				break;
 			}
@@ -448,7 +458,7 @@ static int run_jobs(struct ti_drive *d, unsigned r, struct ti_drive_job *jobs, s
 			run[nrun++] = pair[1];
 			next += 2;
 		}
-		if (rc < 0 || nrun == 0)
+		if (rc < 0 || nrun == 0 || ti_drive_stopped())
 			break;
 		int i = ti_drive_wait_any(run, nrun);
 		if (i < 0) {
@@ -720,6 +730,8 @@ static int lit_show(struct ti_drive *d, struct units *all)
 	}
 	if ((rc = ti_drive_start(&p, 1)) == 0)
 		ti_drive_wait_job(&j);
+	else if (rc == -EINTR)
+		rc = 0;
 	if (rc == 0 && !ti_drive_stopped() &&
 	    (rc = ti_drive_lit_shown(j.log, &u, &n)) == 0) {
 		for (size_t i = 0; i < n && rc == 0; i++)
@@ -812,6 +824,9 @@ int ti_drive_run(struct ti_drive *d, const struct ti_drive_config *c, char *cons
 		bool *nofile = NULL;
 
 		if (r > 1 && na == 0)
+			break;
+		/* A stop between rounds (in a look): no round starts. */
+		if ((d->stop_signal = ti_drive_stopped()) != 0)
 			break;
 		snprintf(d->order[r], sizeof d->order[r], "%s", af ? "AB" : "BA");
 		clock_text(el, sizeof el, now);
