@@ -24,6 +24,9 @@
 # duet's over the sequential one's is the contention of running two at
 # once) and of the width of its interval of B/A (the pair spread).
 #
+# Equal runs a side are the fixed rules; for equal wall time give both
+# schedules one budget (AB_ARGS=AB_BUDGET=SECONDS).
+#
 # HOG=yes: an outside CPU hog (a busy loop) started and stopped at random
 # (on and off for 1 to 5 s each, drawn from HOG_SEED) while each make ab
 # runs: the interference a duet exists for.

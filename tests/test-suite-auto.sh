@@ -124,6 +124,31 @@ grep "$tmp/r1/" order | sed "s|^$tmp/r1/\(.\)/results/tak\.\([0-9]*\)\.time|\2 \
 	awk '{ o[$1] = o[$1] $2 } END { for (r = 1; r <= 6; r++) print r, o[r], "tak" }' > runs
 cmp -s runs "$tmp/r1/ab-rounds.log" || fail "runs do not follow the record: $(cat runs)"
 
+# SCHEDULE=duet: A and B of a benchmark started together, A on CPU 0 in
+# odd rounds, on CPU 1 in even ones; every run recorded so.
+if [ "$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)" -ge 2 ] && taskset -c 0,1 true 2> /dev/null; then
+	make -s -f "$suite/Makefile" ab TIMEIT="$TIMEIT" TIMEIT_COMPARE="$top_builddir/timeit/timeit-compare" \
+		SIZE=small SAMPLES=2 BASE='CFLAGS=-O2' NEW="CFLAGS='-O2 -DAB_LIVE'" AB_GATE=no \
+		O="$tmp/duet" SCHEDULE=duet AB_CPU=0,1 BENCHMARKS='tak hash' > outd 2>&1 ||
+		{ cat outd; fail "make ab SCHEDULE=duet failed"; }
+	grep -q 'DONE .*schedule duet, 1 at once (A on CPU 0, B on 1, swapped every round)' outd ||
+		fail "the schedule not said: $(cat outd)"
+	awk -F '\t' 'NR > 1 { n++; if ($4 != "duet") bad = 1
+		if ($5 != ((($1 % 2 == 1) == ($2 == "A")) ? "0" : "1")) bad = 1
+		k = $1 " " $3; if (k in s) { if (s[k] != $6) bad = 1 } else s[k] = $6 }
+		END { exit bad || n != 8 }' "$tmp/duet/ab-samples.tsv" ||
+		fail "ab-samples.tsv: not duets started together, pinned and swapped: $(cat "$tmp/duet/ab-samples.tsv")"
+	set +e
+	make -s -f "$suite/Makefile" ab TIMEIT="$TIMEIT" TIMEIT_COMPARE="$top_builddir/timeit/timeit-compare" \
+		SIZE=small SAMPLES=2 BASE='CFLAGS=-O2' NEW='CFLAGS=-O2' O="$tmp/duet1" SCHEDULE=duet AB_CPU=0 \
+		BENCHMARKS=tak > outd1 2>&1
+	status=$?
+	set -e
+	[ "$status" -ne 0 ] || fail "a duet on one CPU ran"
+	grep -q 'needs two CPUs' outd1 || fail "one CPU: $(cat outd1)"
+	[ ! -e "$tmp/duet1/ab-samples.tsv" ] || fail "one CPU: runs were made"
+fi
+
 # Bad settings: refused before anything is written.
 for bad in MIN_SAMPLES=0 MAX_SAMPLES=x AB_LOOK_EVERY= 'MIN_SAMPLES=9 MAX_SAMPLES=3' AB_BUDGET=-1 \
 	AB_ORDER=abba AB_SEED=x AB_BUDGET=99999999999999999999 AB_BUDGET=31536001 \
