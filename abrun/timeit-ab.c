@@ -69,6 +69,8 @@ static void usage(FILE *f)
 		"                             (default: every CPU %s may run on)\n"
 		"      --suite RUNFILE        make ab's runner: each run is sh RUNFILE SIDE\n"
 		"                             BENCHMARK ROUND, results in DIR/SIDE/results\n"
+		"      --check                check the options (and a duet's CPUs), run\n"
+		"                             nothing, and exit\n"
 		"  -q, --quiet                no progress on stderr\n"
 		"  -h, --help                 show this help and exit\n"
 		"      --version              show the version and exit\n"
@@ -363,6 +365,7 @@ int main(int argc, char **argv)
 	struct ti_cpuset *cpus = NULL;
 	size_t ncpus = 0;
 	struct progress pr = { 0 };
+	bool check = false;
 	int i;
 	char err[1024];
 
@@ -391,7 +394,8 @@ int main(int argc, char **argv)
 		}
 #define IS(s) (strcmp(name, s) == 0)
 #define VALUE() (val ? val : i + 1 < argc ? argv[++i] : (die("%s: needs an argument", name), ""))
-		if (val && (IS("-h") || IS("--help") || IS("--version") || IS("-q") || IS("--quiet")))
+		if (val && (IS("-h") || IS("--help") || IS("--version") || IS("-q") || IS("--quiet") ||
+			    IS("--check")))
 			die("%s: takes no argument", name);
 		if (npos > 0 && !suite)
 			die("'%s': lit arguments come after '--'", a);
@@ -469,6 +473,8 @@ int main(int argc, char **argv)
 			suite = VALUE();
 		} else if (IS("-q") || IS("--quiet")) {
 			pr.quiet = true;
+		} else if (IS("--check")) {
+			check = true;
 		} else {
 			die("%s: unknown option (see %s --help)", name, prog);
 		}
@@ -522,6 +528,8 @@ int main(int argc, char **argv)
 	if (ti_drive_config_check(&c, err, sizeof err) < 0)
 		die("%s", err);
 
+	if (check && suite)
+		return 0;
 	if (suite) {
 		struct stat st;
 		if (stat(out, &st) < 0 || !S_ISDIR(st.st_mode))
@@ -551,6 +559,8 @@ int main(int argc, char **argv)
 		if (!out)
 			out = "timeit-ab.out";
 		struct stat st;
+		if (check)
+			return 0;
 		if (stat(out, &st) == 0 && !(S_ISDIR(st.st_mode) && dir_empty(out)))
 			die("%s: exists and is not empty (every round's results go there): give another "
 			    "--output, e.g. -o %s.2, or remove it first", out, out);

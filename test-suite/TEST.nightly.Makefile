@@ -104,6 +104,7 @@ SIDE_MAKE = $(MAKE) --no-print-directory -f $(SRCDIR)/Makefile build
 
 # "+": the sub-makes share the jobserver of make -jN.
 ab: $(FPCMP)
+	@'$(TIMEIT_AB)' --check --suite $(O)/ab-run.sh -o $(O) $(AB_DRIVE_ARGS) -- $(BENCHMARKS)
 	+@echo "A: $(BASE) (revision $(AB_REVISION_A))"; eval "set -- $$AB_BASE"; \
 		$(SIDE_MAKE) O=$(O)/A RESULTS=$(O)/A/results REVISION=$(AB_REVISION_A) "$$@"
 	+@echo "B: $(NEW) (revision $(AB_REVISION_B))"; eval "set -- $$AB_NEW"; \

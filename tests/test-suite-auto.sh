@@ -147,6 +147,7 @@ if [ "$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)" -ge 2 ] && taskset -c
 	[ "$status" -ne 0 ] || fail "a duet on one CPU ran"
 	grep -q 'needs two CPUs' outd1 || fail "one CPU: $(cat outd1)"
 	[ ! -e "$tmp/duet1/ab-samples.tsv" ] || fail "one CPU: runs were made"
+	[ ! -e "$tmp/duet1/A" ] || fail "one CPU: refused only after the builds"
 fi
 
 # Bad settings: refused before anything is written.

@@ -155,6 +155,11 @@ grep -q -- "--lit $tmp/nope: cannot run it" err || fail "bad lit: $(cat err)"
 expect_status 2 "$ab" --lit "$lit" -o "$tmp/rej" "$tmp/a" "$tmp/b" -v 2> err
 grep -q "'-v': lit arguments come after '--'" err || fail "lit argument without --: $(cat err)"
 [ ! -e "$tmp/rej" ] || fail "something was written on bad input"
+# --check: the options checked, nothing run or written.
+expect_status 0 "$ab" --check --lit "$lit" -o "$tmp/chk" "$tmp/a" "$tmp/b"
+[ ! -e "$tmp/chk" ] || fail "--check wrote something"
+expect_status 2 "$ab" --check --lit "$lit" -o "$tmp/chk" --seed -1 "$tmp/a" "$tmp/b" 2> err
+grep -q -- '--seed' err || fail "--check: $(cat err)"
 "$ab" --help > help.out
 grep -q '^usage: timeit-ab ' help.out || fail "--help"
 exit 0
