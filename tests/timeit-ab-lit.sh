@@ -88,6 +88,19 @@ grep -Eq "^gone +1  missing: not in side A's and B's results of round 2$" v.out 
 grep -Eq '^bfail +1  failed: failed on side B in round 1$' v.out || fail "bfail.test not failed on B"
 grep -Eq '^bfail .* failed' v.out || fail "bfail.test's verdict not failed"
 
+# Every test left vanishing (lit's filter then matches none): each
+# reported missing, the verdicts of round 1 given.
+mkbuild "$tmp/w/a" A 1.0
+mkbuild "$tmp/w/b" B 1.0
+put 'w1.test' "$(printf 'time: 0.5\nvanish: 1')" "$tmp/w/a" "$tmp/w/b"
+put 'w2.test' "$(printf 'time: 0.5\nvanish: 1')" "$tmp/w/a" "$tmp/w/b"
+expect_status 0 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/w/o" -n 3 -q -C --no-color \
+	"$tmp/w/a" "$tmp/w/b" > w.out 2> w.err
+cat w.out w.err
+grep -Eq "^w1 +1  missing: not in side A's and B's results of round 2$" w.out || fail "w1.test not missing"
+grep -Eq "^w2 +1  missing" w.out || fail "w2.test not missing"
+grep -Eq '^w1 +1 +1 ' w.out || fail "no verdict over round 1: $(cat w.out)"
+
 # Every test failing on a side: exit 2, the side and the first failure named.
 mkbuild "$tmp/f/a" A 1.0
 mkbuild "$tmp/f/b" B 1.0
