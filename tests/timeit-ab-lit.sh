@@ -172,6 +172,14 @@ if [ "$ncpu" -ge 2 ] && taskset -c 0,1 true 2> /dev/null; then
 		grep -qx 'B p.test 1' "$tmp/d/b/state/runs" && grep -qx 'B p.test 0' "$tmp/d/b/state/runs" ||
 		fail "not pinned and swapped: $(cat "$tmp/d/a/state/runs" "$tmp/d/b/state/runs")"
 	ls "$tmp/d/o" | grep -qx 'A.2.2.json' || fail "no run of one test and side: $(ls "$tmp/d/o")"
+	# Four CPU sets make two duets at once: the tests of a round dealt to
+	# them, running at the same time.
+	expect_status 0 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/d/o2" -n 1 -q --schedule duet \
+		--cpu 0 --cpu 1 --cpu 1 --cpu 0 "$tmp/d/a" "$tmp/d/b" > d2.out 2> d2.err
+	grep -q '^schedule: duet, 2 at once' d2.out || fail "not two duets at once: $(cat d2.out d2.err)"
+	awk -F '\t' 'NR > 1 { s[$3] = $6; e[$3] = $6 + $7 }
+		END { p = "fake :: p.test"; q = "fake :: q.test"; exit !(s[p] < e[q] && s[q] < e[p]) }' \
+		"$tmp/d/o2/samples.tsv" || fail "the two duets did not overlap: $(cat "$tmp/d/o2/samples.tsv")"
 	# One CPU: refused, nothing run.
 	expect_status 2 taskset -c 0 "$ab" --lit "$lit" -o "$tmp/d/one" --schedule duet "$tmp/d/a" "$tmp/d/b" \
 		2> one.err
