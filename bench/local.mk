@@ -55,7 +55,7 @@ bench-series-live: timeit/timeit timeit/timeit-series
 # The adaptive A/B of the bundled suite against a known truth (a knob that
 # adds 3 % and 10 % of work to four benchmarks), 10 repetitions a rule:
 # about an hour on a 2-core VM, so not part of make bench.
-bench-ab-live: timeit/timeit timeit/timeit-compare
+bench-ab-live: timeit/timeit timeit/timeit-compare abrun/timeit-ab
 	TIMEIT='$(abs_top_builddir)/timeit/timeit' \
 	TIMEIT_COMPARE='$(abs_top_builddir)/timeit/timeit-compare' CC='$(CC)' \
 		$(SHELL) $(srcdir)/bench/ab-live.sh $(AB_LIVE_REPS)

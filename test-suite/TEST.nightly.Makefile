@@ -33,20 +33,24 @@ submit:
 
 # --- A/B ---------------------------------------------------------------------
 # make ab BASE='CC=gcc CFLAGS=-O1' NEW='CC=gcc CFLAGS=-O2' [SAMPLES=N|auto]
-# Builds both sides (O/A, O/B), then runs rounds (tools/ab-rounds.sh): in
-# each, every benchmark once on each side, A and B back to back so that
-# the machine's drift and load hit both alike, the order of the two
-# alternated per round (AB_ORDER=random: drawn); then compares with
-# timeit-compare (table, O/ab.svg).  SAMPLES=auto runs MIN_SAMPLES rounds,
-# then after every AB_LOOK_EVERY rounds asks timeit-compare --undecided
-# which benchmarks more samples could still decide and runs on only
-# those, up to MAX_SAMPLES rounds or AB_BUDGET seconds; every look and the
-# final table pass --looks N, the most looks the rule can take, so that
-# the verdicts account for the repeated looks.  BASE and NEW are make
-# arguments for each side, quoted as for the shell: only the compiler
-# settings (AB_SIDE_VARS, checked in Makefile) may differ, since every
-# sample runs with the run settings of make ab itself.  AB_GATE=no: a
-# significant regression does not fail the target (the demo).
+# Builds both sides (O/A, O/B), then runs rounds with timeit-ab --suite
+# (lib/drive): in each, every benchmark once on each side, A and B back to
+# back (SCHEDULE=sequential, the order of the two alternated per round, or
+# drawn with AB_ORDER=random) or started together, each on its own CPU
+# (SCHEDULE=duet), so that the machine's drift and load hit both alike;
+# then compares with timeit-compare (table, O/ab.svg).  A benchmark whose
+# binaries are identical is decided after round 1.  SAMPLES=auto runs
+# MIN_SAMPLES rounds (auto: as early as a decision is possible), then
+# after every AB_LOOK_EVERY rounds keeps the
+# benchmarks that more samples could still decide, up to MAX_SAMPLES
+# rounds or AB_BUDGET seconds (a bound: no round starts that would end
+# later); every look and the final table take --looks N, the most looks
+# the rule can take, so that the verdicts account for the repeated looks.
+# BASE and NEW are make arguments for each side, quoted as for the shell:
+# only the compiler settings (AB_SIDE_VARS, checked in Makefile) may
+# differ, since every sample runs with the run settings of make ab itself.
+# AB_GATE=no: a significant regression does not fail the target (the
+# demo).
 BASE ?=
 NEW ?=
 AB_GATE ?= yes
@@ -54,15 +58,10 @@ export AB_BASE := $(BASE)
 export AB_NEW := $(NEW)
 export TIMEIT_COMPARE COMPARE_FLAGS
 
-# The looks of SAMPLES=auto: at MIN_SAMPLES, every AB_LOOK_EVERY rounds
-# after it, and at MAX_SAMPLES.
-AB_LOOKS = $(shell awk -v lo=$(MIN_SAMPLES) -v hi=$(MAX_SAMPLES) -v k=$(AB_LOOK_EVERY) \
-	'BEGIN { n = 0; for (r = lo; r <= hi; r++) n += (r - lo) % k == 0 || r == hi; print n }')
 # --binaries: a benchmark whose executables are the same on both sides is
-# "same code" for timeit-compare, never a regression, and no look asks
-# for more of its samples.
-AB_COMPARE_ARGS = $(COMPARE_FLAGS) $(if $(filter auto,$(SAMPLES)),--looks $(AB_LOOKS)) \
-	--binaries $(O)/A/bin $(O)/B/bin
+# "same code" for timeit-compare, never a regression.  The final table's
+# --looks N is the driver's (O/ab-looks, read by tools/ab.sh).
+AB_COMPARE_ARGS = $(COMPARE_FLAGS) --binaries $(O)/A/bin $(O)/B/bin
 export AB_COMPARE_ARGS
 
 # Each side is its own LNT run and order (tools/revisions.sh): BASE_REVISION
@@ -88,23 +87,30 @@ define newline
 
 endef
 rparen := )
-# run_one SIDE NAME I: one checked sample, the shell function that
-# tools/ab-rounds.sh calls.
-AB_RUNFILE = run_one() {$(newline)\
-	case $$2 in$(newline)\
+# sh ab-run.sh SIDE NAME I: one checked sample, what timeit-ab --suite
+# runs.
+AB_RUNFILE = case $$2 in$(newline)\
 	$(foreach b,$(BENCHMARKS),$(b)$(rparen) $(call run_sample,$(O)/$$1,$(O)/$$1/results,$(b),$$3) ;;$(newline))\
-	esac$(newline)}
+	*$(rparen) echo "ab-run.sh: $$2: not a benchmark of this run" >&2; exit 2 ;;$(newline)\
+	esac
+
+# The driver's settings; COMPARE_FLAGS reach its looks one word each.
+AB_DRIVE_ARGS = -n $(SAMPLES) --min-samples $(MIN_SAMPLES) --max-samples $(MAX_SAMPLES) \
+	--look-every $(AB_LOOK_EVERY) --budget $(AB_BUDGET) --order $(AB_ORDER) --seed $(AB_SEED) \
+	--schedule $(SCHEDULE) $(if $(strip $(AB_CPU)),--cpu $(call quote,$(AB_CPU))) \
+	$(foreach f,$(COMPARE_FLAGS),-C $(call quote,$(f)))
 
 SIDE_MAKE = $(MAKE) --no-print-directory -f $(SRCDIR)/Makefile build
 
 # "+": the sub-makes share the jobserver of make -jN.
 ab: $(FPCMP)
+	@'$(TIMEIT_AB)' --check --suite $(O)/ab-run.sh -o $(O) $(AB_DRIVE_ARGS) -- $(BENCHMARKS)
 	+@echo "A: $(BASE) (revision $(AB_REVISION_A))"; eval "set -- $$AB_BASE"; \
 		$(SIDE_MAKE) O=$(O)/A RESULTS=$(O)/A/results REVISION=$(AB_REVISION_A) "$$@"
 	+@echo "B: $(NEW) (revision $(AB_REVISION_B))"; eval "set -- $$AB_NEW"; \
 		$(SIDE_MAKE) O=$(O)/B RESULTS=$(O)/B/results REVISION=$(AB_REVISION_B) "$$@"
-	@rm -f $(O)/A/results/*.time* $(O)/B/results/*.time* $(O)/A/Output/*.status $(O)/B/Output/*.status
+	@rm -f $(O)/A/results/*.time* $(O)/B/results/*.time* $(O)/A/Output/*.status $(O)/B/Output/*.status $(O)/ab-looks \
+		$(O)/A/report.json $(O)/B/report.json $(O)/report.json $(O)/ab.txt $(O)/ab.csv $(O)/ab.svg
 	$(file >$(O)/ab-run.sh,$(AB_RUNFILE))
-	@sh $(SRCDIR)/tools/ab-rounds.sh $(O) $(O)/ab-run.sh $(SAMPLES) $(MIN_SAMPLES) \
-		$(MAX_SAMPLES) $(AB_LOOK_EVERY) $(AB_BUDGET) $(AB_ORDER) $(AB_SEED) $(BENCHMARKS)
+	@'$(TIMEIT_AB)' --suite $(O)/ab-run.sh -o $(O) $(AB_DRIVE_ARGS) -- $(BENCHMARKS)
 	@sh $(SRCDIR)/tools/ab.sh $(SRCDIR) $(O) $(SAMPLES) $(AB_GATE) $(BENCH_PATHS)

@@ -6,7 +6,7 @@
 # test-suite/README.md.
 suite_files = test-suite/README.md test-suite/Makefile test-suite/Makefile.config \
 	test-suite/TEST.nightly.Makefile test-suite/RunSafely.sh \
-	test-suite/tools/fpcmp.c test-suite/tools/report.sh test-suite/tools/ab.sh test-suite/tools/ab-rounds.sh \
+	test-suite/tools/fpcmp.c test-suite/tools/report.sh test-suite/tools/ab.sh \
 	test-suite/tools/jsoncheck.awk test-suite/tools/clean.sh test-suite/tools/submit.sh \
 	test-suite/tools/revisions.sh
 suite_files += test-suite/SingleSource/Benchmarks/bench.mk \
@@ -80,7 +80,8 @@ install-suite-config:
 	  echo 'SUITE_INSTALLED := yes'; \
 	  echo 'FPCMP_PREBUILT := $(pkglibexecdir)/fpcmp'; \
 	  echo 'TIMEIT ?= $(bindir)/timeit'; \
-	  echo 'TIMEIT_COMPARE ?= $(bindir)/timeit-compare'; } \
+	  echo 'TIMEIT_COMPARE ?= $(bindir)/timeit-compare'; \
+	  echo 'TIMEIT_AB ?= $(bindir)/timeit-ab'; } \
 		> '$(DESTDIR)$(suitedir)/test-suite/installed.mk'
 uninstall-suite-config:
 	rm -f '$(DESTDIR)$(suitedir)/test-suite/installed.mk'
@@ -103,6 +104,7 @@ DEMO_COMPARE_FLAGS = --min-change 2
 DEMO_AB = +@$(MAKE) --no-print-directory -f $(abs_top_srcdir)/test-suite/Makefile ab \
 	TIMEIT='$(abs_top_builddir)/timeit/timeit' \
 	TIMEIT_COMPARE='$(abs_top_builddir)/timeit/timeit-compare' \
+	TIMEIT_AB='$(abs_top_builddir)/abrun/timeit-ab' \
 	SIZE=small SAMPLES=$(DEMO_SAMPLES) AB_BUDGET=$(DEMO_BUDGET) \
 	COMPARE_FLAGS='$(DEMO_COMPARE_FLAGS)'
 .PHONY: demo demo-aa

@@ -143,6 +143,8 @@ EXTRA_DIST += tests/test-suite-lnt.sh tests/lnt-server.py tests/lnt/nts-schema.t
 
 # timeit-ab on a small lit suite of its own (tests/lit-ab).
 TESTS += tests/timeit-ab.sh tests/timeit-ab-lint.sh tests/ab-live-knob.sh tests/demo-aa.sh
+TESTS += tests/timeit-ab-lit.sh
+EXTRA_DIST += tests/timeit-ab-lit.sh tests/lit-fake/lit.cfg tests/lit-fake/fakeformat.py
 EXTRA_DIST += tests/timeit-ab.sh tests/timeit-ab-lint.sh tests/ab-live-knob.sh tests/demo-aa.sh tests/lit-ab/lit.cfg tests/lit-ab/timedtest.py tests/lit-ab/spin.c \
 	tests/lit-ab/slow.test tests/lit-ab/fast.test tests/lit-ab/same.test
 
@@ -179,5 +181,9 @@ tests_verdict_test_LDADD = $(AB_LIBS)
 TESTS += tests/series-test
 check_PROGRAMS += tests/series-test
 tests_series_test_LDADD = $(SERIES_LIBS)
+# lib/drive without running anything: lit's filter, names, looks, ranges.
+TESTS += tests/drive-test
+check_PROGRAMS += tests/drive-test
+tests_drive_test_LDADD = $(DRIVE_LIBS)
 TESTS += tests/series-cli.sh tests/series-lnt.sh
 EXTRA_DIST += tests/series-cli.sh tests/series-lnt.sh

@@ -1,32 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# test-suite "make ab SAMPLES=auto": MIN_SAMPLES rounds, then a look every
-# AB_LOOK_EVERY rounds; only the benchmarks timeit-compare --undecided
-# names run on; the stop at MAX_SAMPLES and at the budget; every look and
-# the final table with the same --looks N; every sample kept; the rounds
-# table; the random order recorded and seeded; bad settings refused
-# before anything runs.  A stand-in timeit-compare answers the looks from
-# a script, so that the test decides what is undecided.
+# test-suite "make ab SAMPLES=auto" on timeit-ab --suite: identical
+# binaries decided after round 1, then a look at MIN_SAMPLES and every
+# AB_LOOK_EVERY rounds; only the undecided benchmarks run on; the stop at
+# MAX_SAMPLES and at the budget (a bound); the final table with --looks N;
+# every sample kept, the last run's reports and tables removed first; a
+# side whose every run failed stops the run; the rounds table; the random
+# order recorded and seeded; bad settings (numbers out of range too)
+# refused before anything runs.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 unset MAKEFLAGS MFLAGS MAKELEVEL
 suite=$top_srcdir/test-suite
 
-# fake-compare: logs its arguments; --undecided prints line K of
-# $tmp/plan (names separated by spaces) at its K-th call; the final call
-# prints a table.
+# fake-compare: the final table (the looks are timeit-ab's own, through
+# the verdict engine): logs its arguments, prints a table.
 cat > fake-compare <<EOS
 #!/bin/sh
 echo "\$*" >> "$tmp/calls"
-for a do
-	case \$a in
-	--undecided)
-		k=\$(grep -c -- --undecided "$tmp/calls")
-		sed -n "\${k}p" "$tmp/plan" | tr ' ' '\n' | sed '/^\$/d'
-		[ ! -f "$tmp/look-fails" ] || { echo "fake-compare: bad input" >&2; exit 2; }
-		exit 0 ;;
-	esac
-done
 echo "the verdict table"
 EOS
 chmod +x fake-compare
@@ -35,6 +26,8 @@ cat > fake-timeit <<EOS
 prev=
 for a do
 	[ "\$prev" = --summary ] && echo "\$a" >> "$tmp/order"
+	[ "\$prev" = --summary ] && [ -n "\${FAIL_SIDE:-}" ] &&
+		case \$a in */\$FAIL_SIDE/results/*) exit 125 ;; esac
 	prev=\$a
 done
 [ -z "\${SLOW:-}" ] || sleep "\$SLOW"
@@ -42,66 +35,84 @@ exec "$TIMEIT" "\$@"
 EOS
 chmod +x fake-timeit
 
+# The sides: bench/ab-live's knob, which changes tak (10 % more work) and
+# leaves hash and sieve byte-identical.
 ab() {
 	make -s -f "$suite/Makefile" ab TIMEIT="$tmp/fake-timeit" TIMEIT_COMPARE="$tmp/fake-compare" \
-		SIZE=small SAMPLES=auto BASE='CFLAGS=-O1' NEW='CFLAGS=-O2' "$@"
+		TIMEIT_AB="$top_builddir/abrun/timeit-ab" SIZE=small SAMPLES=auto \
+		BASE='CFLAGS=-O2' NEW="CFLAGS='-O2 -DAB_LIVE'" "$@"
 }
 
-# Looks at rounds 2, 4 and 6: hash is decided at the first, tak at the
-# second, sieve never.
-printf 'tak sieve\nsieve\nsieve\n' > plan
+# Looks at rounds 2, 4 and 6: hash and sieve are the same binary on both
+# sides, decided after round 1; tak runs on until a look decides it or
+# round 6.
 : > calls
 ab O="$tmp/o" MIN_SAMPLES=2 MAX_SAMPLES=6 AB_LOOK_EVERY=2 BENCHMARKS='hash tak sieve' > out 2> err
 cat out err
-[ "$(grep -c -- '--undecided' calls)" -eq 3 ] || fail "not 3 looks: $(cat calls)"
-[ "$(grep -c -- '--looks 3 ' calls)" -eq 5 ] || fail "not --looks 3 in the 3 looks, the table and the CSV: $(cat calls)"
-grep -v -- --undecided calls | grep -q "$tmp/o/A/results $tmp/o/B/results" ||
+[ "$(grep -c -- '--looks 3 ' calls)" -eq 2 ] || fail "not --looks 3 in the table and the CSV: $(cat calls)"
+grep -q "$tmp/o/A/results $tmp/o/B/results" calls ||
 	fail "the final table does not compare the results: $(cat calls)"
 grep -qx 'the verdict table' out || fail "no final table"
+t=$(sed -n 's/^tak *\([0-9]*\)  .*/\1/p' out)
+case $t in 2 | 4) grep -Eq '^tak +[24]  decided$' out || fail "tak: $(cat out)" ;;
+6) grep -Eq '^tak +6  (decided|max samples)$' out || fail "tak: $(cat out)" ;;
+*) fail "tak: $t rounds: $(cat out)" ;;
+esac
 for side in A B; do
-	for want in hash:2 tak:4 sieve:6; do
+	for want in hash:1 tak:$t sieve:1; do
 		b=${want%:*} n=${want#*:}
 		got=$(find "$tmp/o/$side/results" -name "$b.*.time" | wc -l)
 		[ "$got" -eq "$n" ] || fail "side $side: $got samples of $b, expected $n"
 	done
 done
-printf '%s\n' '1 AB hash tak sieve' '2 BA hash tak sieve' '3 AB tak sieve' '4 BA tak sieve' \
-	'5 AB sieve' '6 BA sieve' > want
+{
+	echo '1 AB hash tak sieve'
+	r=2
+	while [ "$r" -le "$t" ]; do
+		if [ $((r % 2)) -eq 1 ]; then echo "$r AB tak"; else echo "$r BA tak"; fi
+		r=$((r + 1))
+	done
+} > want
 cmp -s want "$tmp/o/ab-rounds.log" || fail "rounds: $(cat "$tmp/o/ab-rounds.log")"
-grep -Eq '^hash +2  decided$' out || fail "hash: not 2 rounds, decided"
-grep -Eq '^tak +4  decided$' out || fail "tak: not 4 rounds, decided"
-grep -Eq '^sieve +6  max samples$' out || fail "sieve: not 6 rounds, max samples"
+grep -Eq '^hash +1  same binary$' out || fail "hash: not 1 round, same binary"
+grep -Eq '^sieve +1  same binary$' out || fail "sieve: not 1 round, same binary"
 # Each side's report has every sample that ran, and no "not run".
 grep -q '"samples": "auto"' "$tmp/o/A/report.json" || fail "report: samples not auto"
-[ "$(grep -c '^SingleSource/Benchmarks/sieve,' "$tmp/o/B/report.csv")" -eq 6 ] ||
-	fail "report.csv lacks sieve's 6 samples"
+[ "$(grep -c '^SingleSource/Benchmarks/tak,' "$tmp/o/B/report.csv")" -eq "$t" ] ||
+	fail "report.csv lacks tak's $t samples"
 ! grep -q 'not run' "$tmp/o/A/report.csv" || fail "report.csv: samples 'not run'"
 # The runs alternate A B / B A, round by round.
 grep '/results/' order | sed "s|^$tmp/o/||" | sed -n '1,2p;7,8p' > runs
-printf '%s\n' A/results/hash.1.time B/results/hash.1.time B/results/hash.2.time \
-	A/results/hash.2.time > want
+printf '%s\n' A/results/hash.1.time B/results/hash.1.time B/results/tak.2.time \
+	A/results/tak.2.time > want
 cmp -s want runs || fail "order: $(cat runs)"
+# Every run is recorded with its schedule.
+[ "$(grep -c '	sequential	-	' "$tmp/o/ab-samples.tsv")" -eq $((2 * t + 4)) ] ||
+	fail "ab-samples.tsv: $(cat "$tmp/o/ab-samples.tsv")"
 
-# A second run starts afresh: no sample of the first stays.
-printf '\n' > plan
+# A second run starts afresh: no sample, report or table of the first stays.
 : > calls
-ab O="$tmp/o" MIN_SAMPLES=1 MAX_SAMPLES=3 AB_LOOK_EVERY=1 BENCHMARKS='hash tak sieve' > out2
-[ "$(find "$tmp/o/A/results" -name 'sieve.*.time' | wc -l)" -eq 1 ] ||
+cp "$tmp/o/A/report.json" "$tmp/o/ab.txt"
+FAIL_SIDE=A ab O="$tmp/o" MIN_SAMPLES=1 MAX_SAMPLES=1 AB_LOOK_EVERY=1 BENCHMARKS='hash tak sieve' \
+	> out2 2>&1 || true
+[ "$(find "$tmp/o/A/results" -name 'sieve.*.time' | wc -l)" -le 1 ] ||
 	fail "samples of the first run left over"
-grep -Eq '^sieve +1  decided$' out2 || fail "second run: $(cat out2)"
+for f in ab.txt ab.csv A/report.json; do
+	[ ! -e "$tmp/o/$f" ] || fail "$f of the first run left over"
+done
+# That run failed every sample of side A: make ab stops, naming the side
+# and the first failure, status 2 from timeit-ab.
+grep -q 'every test failed on side A .*the first: hash' out2 || fail "all failed on A: $(cat out2)"
 
-# The budget: no round starts that could not end within it.  Each run
-# takes over a second (two a round): with a budget of 2 s and random order
-# no second round; with the order alternated rounds come in blocks of two
-# (AB, BA: an order effect cancels), so the first block ends, no second
-# starts.
+# The budget is a bound: no round starts that could not end within it.
+# Each run takes over a second (two a round): with a budget of 3 s no
+# second round, in either order.
 : > calls
-SLOW=1 ab O="$tmp/b" MIN_SAMPLES=5 MAX_SAMPLES=30 AB_BUDGET=2 AB_ORDER=random BENCHMARKS=hash > outb
+SLOW=1 ab O="$tmp/b" MIN_SAMPLES=5 MAX_SAMPLES=30 AB_BUDGET=3 AB_ORDER=random BENCHMARKS=tak > outb
 cat outb
-grep -Eq '^hash +1  budget$' outb || fail "budget: $(cat outb)"
-SLOW=1 ab O="$tmp/b2" MIN_SAMPLES=5 MAX_SAMPLES=30 AB_BUDGET=2 BENCHMARKS=hash > outb2
-grep -Eq '^hash +2  budget$' outb2 || fail "budget, a block: $(cat outb2)"
-! grep -q -- --undecided calls || fail "a look before MIN_SAMPLES"
+grep -Eq '^tak +1  budget$' outb || fail "budget: $(cat outb)"
+SLOW=1 ab O="$tmp/b2" MIN_SAMPLES=5 MAX_SAMPLES=30 AB_BUDGET=3 BENCHMARKS=tak > outb2
+grep -Eq '^tak +1  budget$' outb2 || fail "budget, alternated: $(cat outb2)"
 
 # AB_ORDER=random: the orders drawn are recorded, the same seed gives the
 # same orders, and the runs follow the record.
@@ -113,20 +124,36 @@ grep "$tmp/r1/" order | sed "s|^$tmp/r1/\(.\)/results/tak\.\([0-9]*\)\.time|\2 \
 	awk '{ o[$1] = o[$1] $2 } END { for (r = 1; r <= 6; r++) print r, o[r], "tak" }' > runs
 cmp -s runs "$tmp/r1/ab-rounds.log" || fail "runs do not follow the record: $(cat runs)"
 
-# A look that fails stops make ab with timeit-compare's message.
-touch look-fails
-set +e
-ab O="$tmp/f" MIN_SAMPLES=1 MAX_SAMPLES=3 BENCHMARKS=tak > outf 2>&1
-status=$?
-set -e
-rm look-fails
-[ "$status" -ne 0 ] || fail "a failed look did not fail make ab"
-grep -q 'fake-compare: bad input' outf || fail "the look's error not shown: $(cat outf)"
-grep -q 'timeit-compare\|fake-compare --undecided failed at round 1' outf || fail "$(cat outf)"
+# SCHEDULE=duet: A and B of a benchmark started together, A on CPU 0 in
+# odd rounds, on CPU 1 in even ones; every run recorded so.
+if [ "$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)" -ge 2 ] && taskset -c 0,1 true 2> /dev/null; then
+	make -s -f "$suite/Makefile" ab TIMEIT="$TIMEIT" TIMEIT_COMPARE="$top_builddir/timeit/timeit-compare" \
+		SIZE=small SAMPLES=2 BASE='CFLAGS=-O2' NEW="CFLAGS='-O2 -DAB_LIVE'" AB_GATE=no \
+		O="$tmp/duet" SCHEDULE=duet AB_CPU=0,1 BENCHMARKS='tak hash' > outd 2>&1 ||
+		{ cat outd; fail "make ab SCHEDULE=duet failed"; }
+	grep -q 'DONE .*schedule duet, 1 at once (A on CPU 0, B on 1, swapped every round)' outd ||
+		fail "the schedule not said: $(cat outd)"
+	awk -F '\t' 'NR > 1 { n++; if ($4 != "duet") bad = 1
+		if ($5 != ((($1 % 2 == 1) == ($2 == "A")) ? "0" : "1")) bad = 1
+		k = $1 " " $3; if (k in s) { if (s[k] != $6) bad = 1 } else s[k] = $6 }
+		END { exit bad || n != 8 }' "$tmp/duet/ab-samples.tsv" ||
+		fail "ab-samples.tsv: not duets started together, pinned and swapped: $(cat "$tmp/duet/ab-samples.tsv")"
+	set +e
+	make -s -f "$suite/Makefile" ab TIMEIT="$TIMEIT" TIMEIT_COMPARE="$top_builddir/timeit/timeit-compare" \
+		SIZE=small SAMPLES=2 BASE='CFLAGS=-O2' NEW='CFLAGS=-O2' O="$tmp/duet1" SCHEDULE=duet AB_CPU=0 \
+		BENCHMARKS=tak > outd1 2>&1
+	status=$?
+	set -e
+	[ "$status" -ne 0 ] || fail "a duet on one CPU ran"
+	grep -q 'needs two CPUs' outd1 || fail "one CPU: $(cat outd1)"
+	[ ! -e "$tmp/duet1/ab-samples.tsv" ] || fail "one CPU: runs were made"
+	[ ! -e "$tmp/duet1/A" ] || fail "one CPU: refused only after the builds"
+fi
 
 # Bad settings: refused before anything is written.
 for bad in MIN_SAMPLES=0 MAX_SAMPLES=x AB_LOOK_EVERY= 'MIN_SAMPLES=9 MAX_SAMPLES=3' AB_BUDGET=-1 \
-	AB_ORDER=abba AB_SEED=x; do
+	AB_ORDER=abba AB_SEED=x AB_BUDGET=99999999999999999999 AB_BUDGET=31536001 \
+	AB_SEED=99999999999999999999 MAX_SAMPLES=1001 SCHEDULE=trio; do
 	set +e
 	# shellcheck disable=SC2086 # one or two settings
 	ab O="$tmp/rej" BENCHMARKS=tak $bad > rej.out 2>&1

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # timeit-ab on a small lit suite of its own (tests/lit-ab: lit's test
 # format, programs built two ways): rounds alternate A and B, each round's
-# lit -o file kept; with --samples auto only the tests timeit-compare
-# --undecided names run again (lit --filter); the stop at --max-samples
-# and the budget; the verdict over all rounds and its exit status; bad
-# input refused before lit runs.
+# lit -o file kept; with --samples auto only the tests the verdict
+# engine's looks leave undecided run again (lit --filter), identical
+# binaries decided after round 1; the stop at --max-samples and the
+# budget; the verdict over all rounds and its exit status; bad input
+# (numbers out of range too) refused before lit runs.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 ab=$top_builddir/abrun/timeit-ab
@@ -40,27 +41,21 @@ EOS
 mkbuild "$tmp/a" 0 0
 mkbuild "$tmp/b" 100 -50
 
-# fake-compare: logs its arguments; --undecided prints line K of
-# $tmp/plan at its K-th call; otherwise a table.
+# fake-compare: logs its arguments, prints a table and exits 1 (the
+# looks are the verdict engine's, in timeit-ab itself: only the final
+# table is timeit-compare's).
 cat > fake-compare <<EOS
 #!/bin/sh
 echo "\$*" >> "$tmp/calls"
-for a do
-	case \$a in
-	--undecided)
-		k=\$(grep -c -- --undecided "$tmp/calls")
-		sed -n "\${k}p" "$tmp/plan" | tr ' ' '\n' | sed '/^\$/d'
-		exit 0 ;;
-	esac
-done
 echo "the verdict table"
 exit 1
 EOS
 chmod +x fake-compare
 
-# Looks at rounds 2 and 4 (and 5, the last): same.test is decided at the
-# first, fast.test (named without .test) at the second, slow.test never.
-printf '%s\n' 'slow.test fast' 'slow.test' 'slow.test' > plan
+# Looks at rounds 2, 4 and 5 (the last): same.test's binaries are the
+# same on both sides (lit's hash metric), so it is decided after round 1
+# and runs no more; slow.test (+100 %) and fast.test (-50 %) cannot be
+# decided before 5 rounds at alpha 0.05 / 3 looks, and stop at round 5.
 : > calls
 expect_status 1 "$ab" --lit "$lit" --compare "$tmp/fake-compare" -o "$tmp/o" --min-samples 2 \
 	--max-samples 5 --look-every 2 -C --no-color "$tmp/a" "$tmp/b" -- -v > out 2> err
@@ -70,7 +65,7 @@ for r in 1 2 3 4 5; do
 	grep -qx "A.$r.json" files && grep -qx "B.$r.json" files || fail "round $r's files missing: $(cat files)"
 done
 ! grep -q '\.tmp$' files || fail "temporary files left: $(cat files)"
-for want in 1:3 2:3 3:2 4:2 5:1; do
+for want in 1:3 2:2 3:2 4:2 5:2; do
 	r=${want%:*} n=${want#*:}
 	for s in A B; do
 		got=$(grep -c '"name": "timeit-ab-selftest :: ' "$tmp/o/$s.$r.json")
@@ -78,25 +73,30 @@ for want in 1:3 2:3 3:2 4:2 5:1; do
 	done
 done
 grep -q '"name": "timeit-ab-selftest :: slow.test"' "$tmp/o/B.5.json" || fail "round 5 did not run slow.test"
+! grep -q '"name": "timeit-ab-selftest :: same.test"' "$tmp/o/B.2.json" || fail "same.test ran again"
 grep -q '"exec_time"' "$tmp/o/A.1.json" || fail "no exec_time metric"
 grep -q '"hash"' "$tmp/o/A.1.json" || fail "no hash metric"
-printf '%s\n' '1 AB 3' '2 BA 3' '3 AB 2' '4 BA 2' '5 AB 1' > want
+printf '%s\n' '1 AB 3' '2 BA 2' '3 AB 2' '4 BA 2' '5 AB 2' > want
 cmp -s want "$tmp/o/rounds.log" || fail "rounds.log: $(cat "$tmp/o/rounds.log")"
 # The extra lit arguments reach lit.
 grep -q 'PASS: timeit-ab-selftest :: same.test' "$tmp/o/A.1.log" || fail "lit -v not passed: $(cat "$tmp/o/A.1.log")"
-# Every call: --looks 3, the options, every round's files in pairs.
-[ "$(grep -c -- '--looks 3 --no-color' calls)" -eq 4 ] || fail "calls: $(cat calls)"
+# One call, the final table: --looks 3, the options, every round's files in pairs.
+[ "$(grep -c -- '--looks 3 --no-color' calls)" -eq 1 ] || fail "calls: $(cat calls)"
 tail -n 1 calls | grep -q -- "-a $tmp/o/A.1.json -b $tmp/o/B.1.json .*-a $tmp/o/A.5.json -b $tmp/o/B.5.json\$" ||
 	fail "final call: $(tail -n 1 calls)"
 grep -qx 'the verdict table' out || fail "no verdict"
-grep -Eq '^same +2  decided$' out || fail "same.test: $(cat out)"
-grep -Eq '^fast +4  decided$' out || fail "fast.test: $(cat out)"
-grep -Eq '^slow +5  max samples$' out || fail "slow.test: $(cat out)"
+grep -Eq '^same +1  same binary$' out || fail "same.test: $(cat out)"
+grep -Eq '^fast +5  (decided|max samples)$' out || fail "fast.test: $(cat out)"
+grep -Eq '^slow +5  (decided|max samples)$' out || fail "slow.test: $(cat out)"
+grep -q '^schedule: sequential$' out || fail "schedule not said: $(cat out)"
 grep -q "^timeit-ab: round 3 (at most 5): 2 undecided" err || fail "progress: $(cat err)"
+# Every run is recorded with its schedule.
+[ "$(grep -c '	sequential	-	' "$tmp/o/samples.tsv")" -eq 10 ] || fail "samples.tsv: $(cat "$tmp/o/samples.tsv")"
 
 # An output directory with results in it is never reused.
 expect_status 2 "$ab" --lit "$lit" --compare "$tmp/fake-compare" -o "$tmp/o" "$tmp/a" "$tmp/b" 2> err
 grep -q "$tmp/o: exists and is not empty" err || fail "reused output: $(cat err)"
+grep -q -- "-o $tmp/o.2" err || fail "reused output: no way out said: $(cat err)"
 
 # For real: ten fixed rounds, timeit-compare over them: slow.test
 # regressed, fast.test improved, the exit status 1.  Ten, not six: the
@@ -114,30 +114,35 @@ head -n "$(wc -l < "$tmp/r/verdict.txt")" real.out | cmp -s - "$tmp/r/verdict.tx
 	fail "verdict.txt differs from what was printed"
 
 # For real, adaptively: same.test's binaries are the same on both sides
-# (lit's hash metric), so the first look ends its sampling.  With the rank
-# tests (-C --rank) 2 pairs cannot decide slow.test, which samples on; by
-# default the t on its log-ratios may decide it at the first look.
+# (lit's hash metric), so it is decided after its first round.  With the
+# rank tests (-C --rank) 2 pairs cannot decide slow.test, which samples on;
+# by default the t on its log-ratios may decide it at the first look.
 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/auto" --min-samples 2 --max-samples 4 \
 	--look-every 2 -q -C --no-color -C --rank "$tmp/a" "$tmp/b" > auto.out || true
 cat auto.out
 grep -Eq '^same(\.test)? .* unchanged +same binary' auto.out || fail "same.test not the same binary"
-grep -Eq '^same +2  decided$' auto.out || fail "same.test not decided at the first look"
+grep -Eq '^same +1  same binary$' auto.out || fail "same.test not decided after round 1"
 grep -Eq '^slow +[34]  (decided|max samples)$' auto.out || fail "slow.test stopped early"
 
-# The budget: a lit that takes a second more makes a round last over
-# 2 s; with 1 s and random order no second round starts (alternated,
-# rounds come in blocks of two, and the first block ends).
+# From the build tree, timeit-ab finds the tree's timeit-compare.
+PATH=/usr/bin:/bin "$ab" --lit "$lit" -o "$tmp/tree" -n 2 -q -C --no-color "$tmp/a" "$tmp/b" > tree.out 2> tree.err || true
+grep -Eq '^slow +2  fixed$' tree.out || fail "build tree's timeit-compare not found: $(cat tree.err)"
+
+# The budget is a bound: a lit that takes a second more makes a round
+# last over 2 s; with a budget of 3 s no second round starts (it would
+# end after 4 s), whatever the order.
 printf '#!/bin/sh\nsleep 1\nexec %s "$@"\n' "'$lit'" > slow-lit
 chmod +x slow-lit
 : > calls
-expect_status 1 "$ab" --lit "$tmp/slow-lit" --compare "$tmp/fake-compare" -o "$tmp/bud" --budget 1 \
-	--order random "$tmp/a" "$tmp/b" > bud.out 2> /dev/null
+expect_status 1 "$ab" --lit "$tmp/slow-lit" --compare "$tmp/fake-compare" -o "$tmp/bud" --budget 3 \
+	"$tmp/a" "$tmp/b" > bud.out 2> /dev/null
 grep -Eq '^slow +1  budget$' bud.out || fail "budget: $(cat bud.out)"
-! grep -q -- --undecided calls || fail "a look before --min-samples"
 
 # Bad input: refused, nothing run, nothing written.
 for bad in '--samples 0' '--min-samples x' '--max-samples' '--min-samples 9 --max-samples 3' \
-	'--budget -1' '--order abba' '--seed x' '--bogus' '--quiet=1'; do
+	'--budget -1' '--order abba' '--seed x' '--bogus' '--quiet=1' '--budget 99999999999999999999' \
+	'--seed 99999999999999999999' '--max-samples 99999999999' '--budget 1e400' '--budget nan' \
+	'--schedule trio' '--cpu x' '--cpu 0 --schedule duet'; do
 	# shellcheck disable=SC2086 # one or two words
 	expect_status 2 "$ab" --lit "$lit" -o "$tmp/rej" $bad "$tmp/a" "$tmp/b" 2> err
 	[ -s err ] || fail "$bad: no message"
@@ -152,6 +157,11 @@ grep -q -- "--lit $tmp/nope: cannot run it" err || fail "bad lit: $(cat err)"
 expect_status 2 "$ab" --lit "$lit" -o "$tmp/rej" "$tmp/a" "$tmp/b" -v 2> err
 grep -q "'-v': lit arguments come after '--'" err || fail "lit argument without --: $(cat err)"
 [ ! -e "$tmp/rej" ] || fail "something was written on bad input"
+# --check: the options checked, nothing run or written.
+expect_status 0 "$ab" --check --lit "$lit" -o "$tmp/chk" "$tmp/a" "$tmp/b"
+[ ! -e "$tmp/chk" ] || fail "--check wrote something"
+expect_status 2 "$ab" --check --lit "$lit" -o "$tmp/chk" --seed -1 "$tmp/a" "$tmp/b" 2> err
+grep -q -- '--seed' err || fail "--check: $(cat err)"
 "$ab" --help > help.out
 grep -q '^usage: timeit-ab ' help.out || fail "--help"
 exit 0

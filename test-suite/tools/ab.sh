@@ -6,7 +6,7 @@
 #
 # usage: ab.sh SRCDIR O SAMPLES GATE DIR/NAME...
 # environment: AB_BASE AB_NEW (make arguments of each side), TIMEIT_COMPARE,
-#   AB_COMPARE_ARGS (COMPARE_FLAGS and the looks of SAMPLES=auto), TIMEIT
+#   AB_COMPARE_ARGS (COMPARE_FLAGS and --binaries), TIMEIT; O/ab-looks the looks
 # O/ab-stop.tsv (tools/ab-rounds.sh) gives each benchmark's rounds and why
 # its sampling stopped: printed after the table.
 # Exit status: 2 timeit-compare failed, 1 a run failed or (GATE=yes) a
@@ -33,13 +33,19 @@ done
 
 echo "== $TIMEIT_COMPARE A B"
 cst=0
+# The looks the driver planned (timeit-ab --suite writes O/ab-looks; 0: a
+# fixed count, no looks).
+looks=
+if [ -f "$out/ab-looks" ] && [ "$(cat "$out/ab-looks")" != 0 ]; then
+	looks="--looks $(cat "$out/ab-looks")"
+fi
 # COMPARE_FLAGS is split into words on purpose.
 # shellcheck disable=SC2086
-"$TIMEIT_COMPARE" ${AB_COMPARE_ARGS:-} --svg "$out/ab.svg" "$out/A/results" "$out/B/results" \
+"$TIMEIT_COMPARE" ${AB_COMPARE_ARGS:-} $looks --svg "$out/ab.svg" "$out/A/results" "$out/B/results" \
 	> "$out/ab.txt" || cst=$?
 # The same verdicts as CSV, for scripts (make demo-aa, bench/ab-live).
 # shellcheck disable=SC2086
-"$TIMEIT_COMPARE" ${AB_COMPARE_ARGS:-} --format csv "$out/A/results" "$out/B/results" \
+"$TIMEIT_COMPARE" ${AB_COMPARE_ARGS:-} $looks --format csv "$out/A/results" "$out/B/results" \
 	> "$out/ab.csv" 2> /dev/null || { c=$?; [ "$c" -le 1 ] || cst=$c; }
 cat "$out/ab.txt"
 if [ -f "$out/ab-stop.tsv" ]; then

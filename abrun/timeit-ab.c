@@ -1,0 +1,678 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* timeit-ab: run two lit test directories (or, with --suite, the bundled
+ * test-suite's benchmarks for make ab) in rounds until the verdict engine
+ * has decided every test, then print timeit-compare's verdict.  Only the
+ * command line: the rounds, schedules and looks are lib/drive's. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#include "cpuset.h"
+#include "drive.h"
+#include "os.h"
+#include "util.h"
+
+/* Exit statuses (timeit-ab(1), EXIT STATUS); otherwise timeit-compare's. */
+enum { EXIT_USAGE = 2, EXIT_ERROR = 2, EXIT_INTERRUPTED = 130 };
+
+static const char prog[] = "timeit-ab";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s [options] BUILD_A BUILD_B [-- LIT_ARGUMENTS ...]\n"
+		"       %s --suite RUNFILE -o DIR [options] BENCHMARK ...\n"
+		"\n"
+		"Run lit on two configured and built lit test directories (e.g. two\n"
+		"llvm-test-suite build trees) in rounds, sample again only the tests that\n"
+		"are still undecided, and print timeit-compare's verdict over every round.\n"
+		"\n"
+		"options:\n"
+		"  -o, --output DIR           keep every round's lit -o JSON in DIR (default\n"
+		"                             timeit-ab.out; it must not exist or be empty)\n"
+		"      --lit PATH             the lit program (default: lit, llvm-lit or\n"
+		"                             Debian's lit.py)\n"
+		"      --compare PATH         the timeit-compare program (default: the one of\n"
+		"                             this build tree or installation, or in PATH)\n"
+		"  -C, --compare-option OPT   pass OPT to every timeit-compare call\n"
+		"                             (repeatable), e.g. -C --min-change=2; the looks\n"
+		"                             take --alpha, --min-change, --metric, --paired,\n"
+		"                             --unpaired, --fdr, --holm, --no-adjust,\n"
+		"                             --drop-flagged and --filter-short from them\n"
+		"  -n, --samples N|auto       N rounds, or auto (the default): until every\n"
+		"                             test is decided\n"
+		"      --min-samples N|auto   rounds before the first look (default auto: as\n"
+		"                             early as a decision is possible)\n"
+		"      --max-samples N        rounds at most (default 30)\n"
+		"      --look-every N         rounds between looks (default 6)\n"
+		"      --budget SECONDS       start no round that would end later than SECONDS\n"
+		"                             after the start (0: none)\n"
+		"      --order ORDER          alternate (A B, B A, ...; the default) or random\n"
+		"      --seed N               the seed of --order random (default 1)\n"
+		"      --schedule SCHEDULE    sequential (A then B; the default) or duet (A and\n"
+		"                             B of a test started together, each on its own\n"
+		"                             CPUs, swapped every round)\n"
+		"      --cpu LIST             duet: the CPUs (split one a side), or, given\n"
+		"                             twice or more, the sets of CPUs, two a duet\n"
+		"                             (default: every CPU %s may run on)\n"
+		"      --suite RUNFILE        make ab's runner: each run is sh RUNFILE SIDE\n"
+		"                             BENCHMARK ROUND, results in DIR/SIDE/results\n"
+		"      --check                check the options (and a duet's CPUs), run\n"
+		"                             nothing, and exit\n"
+		"  -q, --quiet                no progress on stderr\n"
+		"  -h, --help                 show this help and exit\n"
+		"      --version              show the version and exit\n"
+		"\n"
+		"lit runs as LIT -j1 LIT_ARGUMENTS -o FILE [--filter REGEX] BUILD: one test at\n"
+		"a time unless LIT_ARGUMENTS say otherwise; in a duet once per test and side.\n"
+		"\n"
+		"Exit status: timeit-compare's on the final table (0 no significant regression,\n"
+		"1 a significant regression); 2 on a usage error, when lit or timeit-compare\n"
+		"fails, or when every test of a round failed on a side; 130 when interrupted.\n"
+		"See timeit-ab(1).\n"
+		"\n"
+		"Report bugs to: %s\n",
+		prog, prog, prog, PACKAGE_BUGREPORT);
+}
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void die(const char *f, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, f);
+	vfprintf(stderr, f, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_USAGE);
+}
+
+static unsigned posint(const char *opt, const char *s)
+{
+	uint64_t v;
+	int rc = ti_parse_u64(s, &v);
+
+	if (rc == -EINVAL || (rc == 0 && v == 0))
+		die("%s: expected a positive integer, not '%s'", opt, s);
+	if (rc < 0 || v > TI_DRIVE_ROUNDS_MAX)
+		die("%s: '%s' is out of range (1 to %u)", opt, s, TI_DRIVE_ROUNDS_MAX);
+	return (unsigned)v;
+}
+
+static double number(const char *opt, const char *s, double lo, double hi)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || *end || s[0] == ' ' || isnan(v))
+		die("%s: expected a number, not '%s'", opt, s);
+	if (errno == ERANGE || !(v >= lo && v <= hi))
+		die("%s: '%s' is out of range (%g to %g)", opt, s, lo, hi);
+	return v;
+}
+
+/* The -C options that the looks take too (timeit-compare(1) says what
+ * they mean; the final table is timeit-compare's own). */
+static void look_option(struct ti_ab_config *ab, char **opts, size_t n, size_t *i)
+{
+	const char *o = opts[*i], *eq = strchr(o, '=');
+	char name[64];
+	const char *val = NULL;
+
+	snprintf(name, sizeof name, "%.*s", eq && o[1] == '-' ? (int)(eq - o) : (int)strlen(o), o);
+	if (eq && o[1] == '-')
+		val = eq + 1;
+#define IS(s) (strcmp(name, s) == 0)
+	bool takes = IS("--alpha") || IS("--min-change") || IS("-m") || IS("--metric") ||
+		     IS("--filter-short");
+	if (takes && !val) {
+		if (*i + 1 >= n)
+			return;
+		val = opts[++*i];
+	}
+	if (IS("--alpha"))
+		ab->alpha = number("-C --alpha", val, 1e-12, 0.25);
+	else if (IS("--min-change"))
+		ab->min_change = number("-C --min-change", val, 0, 1000);
+	else if (IS("--filter-short"))
+		ab->filter_short = number("-C --filter-short", val, 0, 1e12);
+	else if (IS("-m") || IS("--metric"))
+		ab->metric = val;
+	else if (IS("--paired"))
+		ab->pairing = TI_AB_PAIR_ALWAYS;
+	else if (IS("--unpaired"))
+		ab->pairing = TI_AB_PAIR_NEVER;
+	else if (IS("--fdr"))
+		ab->adjust = TI_STATS_ADJUST_BH;
+	else if (IS("--holm"))
+		ab->adjust = TI_STATS_ADJUST_HOLM;
+	else if (IS("--no-adjust"))
+		ab->adjust = TI_STATS_ADJUST_NONE;
+	else if (IS("--drop-flagged"))
+		ab->drop_flagged = true;
+#undef IS
+}
+
+static bool is_exec(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
+/* NAME as the shell would find it: a path, or in PATH. */
+static bool findable(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (strchr(name, '/'))
+		return is_exec(name);
+	while (path && *path) {
+		const char *c = strchr(path, ':');
+		size_t len = c ? (size_t)(c - path) : strlen(path);
+		snprintf(buf, sizeof buf, "%.*s/%s", (int)len, len ? path : ".", name);
+		if (is_exec(buf))
+			return true;
+		path = c ? c + 1 : NULL;
+	}
+	return false;
+}
+
+/* Run ARGV quietly; its exit status, or -1. */
+static int run_quiet(char *const *argv, const char *out)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		int nul = open("/dev/null", O_RDWR);
+		if (fd < 0 || nul < 0)
+			_exit(127);
+		dup2(nul, 0);
+		dup2(fd, 1);
+		if (!out)
+			dup2(fd, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* This program's directory, or "". */
+static void self_dir(const char *argv0, char *out, size_t len)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+
+	if (n > 0)
+		buf[n] = '\0';
+	else if (strchr(argv0, '/'))
+		snprintf(buf, sizeof buf, "%s", argv0);
+	else
+		buf[0] = '\0';
+	char *slash = strrchr(buf, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		buf[0] = '\0';
+	snprintf(out, len, "%s", buf);
+}
+
+static const char *find_compare(const char *argv0)
+{
+	static char buf[PATH_MAX + 32];
+	char dir[PATH_MAX];
+
+	self_dir(argv0, dir, sizeof dir);
+	if (dir[0]) {
+		/* Installed next to it, or in its build tree's timeit/. */
+		snprintf(buf, sizeof buf, "%s/timeit-compare", dir);
+		if (is_exec(buf))
+			return buf;
+		snprintf(buf, sizeof buf, "%s/../timeit/timeit-compare", dir);
+		if (is_exec(buf))
+			return buf;
+	}
+	return "timeit-compare";
+}
+
+static const char *find_lit(void)
+{
+	static char buf[PATH_MAX];
+	glob_t g;
+
+	if (findable("lit"))
+		return "lit";
+	if (findable("llvm-lit"))
+		return "llvm-lit";
+	if (glob("/usr/lib/llvm-*/build/utils/lit/lit.py", 0, NULL, &g) == 0) {
+		for (size_t i = g.gl_pathc; i-- > 0;) {
+			if (is_exec(g.gl_pathv[i])) {
+				snprintf(buf, sizeof buf, "%s", g.gl_pathv[i]);
+				globfree(&g);
+				return buf;
+			}
+		}
+		globfree(&g);
+	}
+	return NULL;
+}
+
+static bool lit_dir(const char *d)
+{
+	static const char *const cfg[] = { "lit.site.cfg", "lit.site.cfg.py", "lit.cfg", "lit.cfg.py" };
+	char p[PATH_MAX];
+
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(p, sizeof p, "%s/%s", d, cfg[i]);
+		if (access(p, F_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool dir_empty(const char *d)
+{
+	DIR *dp = opendir(d);
+	struct dirent *e;
+	bool empty = true;
+
+	if (!dp)
+		return false;
+	while (empty && (e = readdir(dp)))
+		empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+	closedir(dp);
+	return empty;
+}
+
+struct progress {
+	bool quiet, tty, suite, shown;
+};
+
+static void on_progress(void *arg, const char *line)
+{
+	struct progress *p = arg;
+
+	if (p->quiet)
+		return;
+	if (p->suite && !p->tty) {
+		printf("  RUN      %s\n", line);
+		fflush(stdout);
+	} else if (p->tty) {
+		fprintf(stderr, "\r\033[K%s%s", p->suite ? "  " : "timeit-ab: ", line);
+	} else {
+		fprintf(stderr, "%s: %s\n", prog, line);
+	}
+	p->shown = true;
+}
+
+static void end_line(struct progress *p)
+{
+	if (p->tty && p->shown && !p->quiet)
+		fprintf(stderr, "\r\033[K");
+}
+
+static void push(char ***v, size_t *n, char *s)
+{
+	char **p = realloc(*v, (*n + 2) * sizeof *p);
+	if (!p || !s)
+		die("%s", strerror(ENOMEM));
+	*v = p;
+	p[(*n)++] = s;
+	p[*n] = NULL;
+}
+
+static char *sdup(const char *s)
+{
+	char *p = malloc(strlen(s) + 1);
+	if (p)
+		strcpy(p, s);
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	struct ti_drive_config c;
+	struct ti_drive d;
+	const char *out = NULL, *compare = NULL, *lit = NULL, *suite = NULL;
+	char **copts = NULL;
+	size_t ncopts = 0;
+	const char *pos[2];
+	size_t npos = 0;
+	char **names = NULL;
+	size_t nnames = 0;
+	struct ti_cpuset *cpus = NULL;
+	size_t ncpus = 0;
+	struct progress pr = { 0 };
+	bool check = false;
+	int i;
+	char err[1024];
+
+	ti_drive_config_init(&c);
+	for (i = 1; i < argc; i++) {
+		char *a = argv[i], name[64];
+		const char *val = NULL, *eq;
+
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		}
+		if (a[0] != '-' || !a[1]) {
+			if (suite)
+				push(&names, &nnames, sdup(a));
+			else if (npos < 2)
+				pos[npos++] = a;
+			else
+				die("'%s': lit arguments come after '--'", a);
+			continue;
+		}
+		snprintf(name, sizeof name, "%s", a);
+		if (a[1] == '-' && (eq = strchr(a, '='))) {
+			name[eq - a < (long)sizeof name ? eq - a : (long)sizeof name - 1] = '\0';
+			val = eq + 1;
+		}
+#define IS(s) (strcmp(name, s) == 0)
+#define VALUE() (val ? val : i + 1 < argc ? argv[++i] : (die("%s: needs an argument", name), ""))
+		if (val && (IS("-h") || IS("--help") || IS("--version") || IS("-q") || IS("--quiet") ||
+			    IS("--check")))
+			die("%s: takes no argument", name);
+		if (npos > 0 && !suite)
+			die("'%s': lit arguments come after '--'", a);
+		if (IS("-h") || IS("--help")) {
+			usage(stdout);
+			if (fflush(stdout) != 0)
+				return EXIT_ERROR;
+			return 0;
+		} else if (IS("--version")) {
+			printf("%s %s\n", prog, PACKAGE_VERSION);
+			return fflush(stdout) != 0 ? EXIT_ERROR : 0;
+		} else if (IS("-o") || IS("--output")) {
+			out = VALUE();
+		} else if (IS("--lit")) {
+			lit = VALUE();
+		} else if (IS("--compare")) {
+			compare = VALUE();
+		} else if (IS("-C") || IS("--compare-option")) {
+			push(&copts, &ncopts, sdup(VALUE()));
+		} else if (IS("-n") || IS("--samples")) {
+			const char *s = VALUE();
+			if (strcmp(s, "auto") == 0) {
+				c.fixed = false;
+			} else {
+				c.fixed = true;
+				c.samples = posint(name, s);
+			}
+		} else if (IS("--min-samples")) {
+			const char *s = VALUE();
+			c.min = strcmp(s, "auto") == 0 ? 0 : posint(name, s);
+		} else if (IS("--max-samples")) {
+			c.max = posint(name, VALUE());
+		} else if (IS("--look-every")) {
+			c.step = posint(name, VALUE());
+		} else if (IS("--budget")) {
+			const char *s = VALUE();
+			if (s[0] == '-')
+				die("--budget: expected seconds, not '%s'", s);
+			c.budget = number(name, s, 0, TI_DRIVE_BUDGET_MAX);
+		} else if (IS("--order")) {
+			const char *s = VALUE();
+			if (strcmp(s, "alternate") == 0)
+				c.order = TI_DRIVE_ALTERNATE;
+			else if (strcmp(s, "random") == 0)
+				c.order = TI_DRIVE_RANDOM;
+			else
+				die("--order: expected alternate or random, not '%s'", s);
+		} else if (IS("--seed")) {
+			const char *s = VALUE();
+			int rc = ti_parse_u64(s, &c.seed);
+			if (rc == -EINVAL)
+				die("--seed: expected a non-negative integer, not '%s'", s);
+			if (rc < 0)
+				die("--seed: '%s' is out of range (0 to %llu)", s,
+				    (unsigned long long)UINT64_MAX);
+		} else if (IS("--schedule")) {
+			const char *s = VALUE();
+			if (strcmp(s, "sequential") == 0)
+				c.schedule = TI_DRIVE_SEQUENTIAL;
+			else if (strcmp(s, "duet") == 0)
+				c.schedule = TI_DRIVE_DUET;
+			else
+				die("--schedule: expected duet or sequential, not '%s'", s);
+		} else if (IS("--cpu")) {
+			const char *s = VALUE();
+			struct ti_cpuset *p = realloc(cpus, (ncpus + 1) * sizeof *p);
+			if (!p)
+				die("%s", strerror(ENOMEM));
+			cpus = p;
+			memset(&cpus[ncpus], 0, sizeof *cpus);
+			if (ti_cpuset_parse(s, &cpus[ncpus]) < 0)
+				die("--cpu: '%s' is not a CPU list (e.g. 0-3,6)", s);
+			ncpus++;
+		} else if (IS("--suite")) {
+			suite = VALUE();
+		} else if (IS("-q") || IS("--quiet")) {
+			pr.quiet = true;
+		} else if (IS("--check")) {
+			check = true;
+		} else {
+			die("%s: unknown option (see %s --help)", name, prog);
+		}
+#undef VALUE
+	}
+	/* The lit arguments: after "--". */
+	char *const *lit_args = argv + i;
+	size_t nlit_args = (size_t)(argc - i);
+	if (suite) {
+		for (size_t k = 0; k < nlit_args; k++)
+			push(&names, &nnames, sdup(lit_args[k]));
+		nlit_args = 0;
+		if (!out)
+			die("--suite: give the output directory (-o DIR, make's O)");
+		if (nnames == 0)
+			die("--suite: name at least one benchmark");
+	} else if (npos < 2) {
+		die("expected two lit test directories, BUILD_A BUILD_B (see %s --help)", prog);
+	}
+	if (!c.fixed && c.min && c.min > c.max)
+		die("--min-samples %u is above --max-samples %u", c.min, c.max);
+	for (size_t k = 0; k < ncopts; k++)
+		look_option(&c.ab, copts, ncopts, &k);
+
+	/* The CPUs of a duet: sets of the --cpu options, or one CPU each. */
+	if (c.schedule == TI_DRIVE_DUET) {
+		struct ti_cpuset all = { 0 };
+		if (ncpus == 0) {
+			if (ti_os_get_affinity(&all) < 0)
+				die("--schedule duet: cannot tell which CPUs %s may run on: give --cpu",
+				    prog);
+		} else if (ncpus == 1) {
+			ti_cpuset_copy(&all, &cpus[0]);
+		}
+		if (ncpus <= 1) {
+			size_t k = 0, n = ti_cpuset_count(&all);
+			free(cpus);
+			cpus = calloc(n ? n : 1, sizeof *cpus);
+			if (!cpus)
+				die("%s", strerror(ENOMEM));
+			for (long cpu = -1; (cpu = ti_cpuset_next(&all, cpu)) >= 0;)
+				if (ti_cpuset_add(&cpus[k++], (unsigned long)cpu) < 0)
+					die("%s", strerror(ENOMEM));
+			/* An odd CPU out sits idle. */
+			ncpus = n >= 2 ? n - n % 2 : n;
+			ti_cpuset_free(&all);
+		}
+	}
+	c.cpus = cpus;
+	c.ncpus = ncpus;
+	if (ti_drive_config_check(&c, err, sizeof err) < 0)
+		die("%s", err);
+
+	if (check && suite)
+		return 0;
+	if (suite) {
+		struct stat st;
+		if (stat(out, &st) < 0 || !S_ISDIR(st.st_mode))
+			die("-o %s: not a directory (make ab's O)", out);
+		if (access(suite, R_OK) < 0)
+			die("--suite %s: %s", suite, strerror(errno));
+		c.runner = TI_DRIVE_SUITE;
+		c.runfile = suite;
+	} else {
+		for (int k = 0; k < 2; k++) {
+			struct stat st;
+			if (stat(pos[k], &st) < 0 || !S_ISDIR(st.st_mode))
+				die("%s: not a directory", pos[k]);
+			if (!lit_dir(pos[k]))
+				die("%s: no lit.site.cfg or lit.cfg (not a configured lit test directory)",
+				    pos[k]);
+		}
+		if (!lit && !(lit = find_lit()))
+			die("no lit found (give --lit PATH; Debian: llvm-14-tools)");
+		char *vargs[] = { (char *)lit, "--version", NULL };
+		if (run_quiet(vargs, NULL) != 0)
+			die("--lit %s: cannot run it ('%s --version' failed)", lit, lit);
+		if (!compare)
+			compare = find_compare(argv[0]);
+		if (!findable(compare))
+			die("--compare %s: not found (give --compare PATH to timeit-compare)", compare);
+		if (!out)
+			out = "timeit-ab.out";
+		struct stat st;
+		if (check)
+			return 0;
+		if (stat(out, &st) == 0 && !(S_ISDIR(st.st_mode) && dir_empty(out)))
+			die("%s: exists and is not empty (every round's results go there): give another "
+			    "--output, e.g. -o %s.2, or remove it first", out, out);
+		if (mkdir(out, 0777) < 0 && errno != EEXIST)
+			die("%s: %s", out, strerror(errno));
+		c.side_dir[0] = pos[0];
+		c.side_dir[1] = pos[1];
+		c.lit = lit;
+		c.lit_args = lit_args;
+		c.nlit_args = nlit_args;
+	}
+	char *rout = realpath(out, NULL);
+	if (!rout)
+		die("%s: %s", out, strerror(errno));
+	c.out = rout;
+	pr.tty = isatty(STDERR_FILENO);
+	pr.suite = suite != NULL;
+	c.progress = on_progress;
+	c.progress_arg = &pr;
+
+	int rc = ti_drive_run(&d, &c, names, nnames);
+	end_line(&pr);
+	if (rc < 0) {
+		fprintf(stderr, "%s: %s\n", prog, d.err);
+		return EXIT_ERROR;
+	}
+	if (d.stop_signal) {
+		fprintf(stderr, "%s: interrupted; the %u finished round%s are in %s\n", prog, d.rounds,
+			d.rounds == 1 ? "" : "s", rout);
+		return EXIT_INTERRUPTED;
+	}
+	size_t runs = 0;
+	for (size_t k = 0; k < d.n; k++)
+		runs += d.t[k].rounds;
+	char sched[320];
+	if (c.schedule == TI_DRIVE_DUET) {
+		char a[64], b[64];
+		ti_cpuset_format(&cpus[0], a, sizeof a);
+		ti_cpuset_format(&cpus[1], b, sizeof b);
+		snprintf(sched, sizeof sched, "duet, %zu at once (A on CPU %s, B on %s, swapped every "
+			 "round%s)", ncpus / 2, a, b, ncpus > 2 ? "; and so on" : "");
+	} else {
+		snprintf(sched, sizeof sched, "sequential");
+	}
+	if (suite) {
+		/* The looks of the final table (tools/ab.sh). */
+		char lp[PATH_MAX];
+		snprintf(lp, sizeof lp, "%s/ab-looks", rout);
+		FILE *lf = fopen(lp, "w");
+		if (!lf || fprintf(lf, "%u\n", c.fixed ? 0 : d.looks) < 0 || fclose(lf) != 0)
+			die("%s: %s", lp, strerror(errno));
+		printf("  DONE     %u rounds, %zu runs a side, %ld:%02ld, schedule %s\n", d.rounds, runs,
+		       (long)(d.wall + 0.5) / 60, (long)(d.wall + 0.5) % 60, sched);
+		return 0;
+	}
+	if (!pr.quiet)
+		fprintf(stderr, "%s: %u rounds, %zu test runs a side, %ld:%02ld, schedule %s\n", prog,
+			d.rounds, runs, (long)(d.wall + 0.5) / 60, (long)(d.wall + 0.5) % 60, sched);
+
+	/* The verdict: timeit-compare over every round, pairs in order. */
+	char **cargv = NULL, **pa, **pb;
+	size_t nc = 0, na, nb;
+	char looks[32];
+	push(&cargv, &nc, sdup(compare));
+	if (!c.fixed) {
+		snprintf(looks, sizeof looks, "%u", d.looks);
+		push(&cargv, &nc, sdup("--looks"));
+		push(&cargv, &nc, sdup(looks));
+	}
+	for (size_t k = 0; k < ncopts; k++)
+		push(&cargv, &nc, sdup(copts[k]));
+	if (ti_drive_paths(&d, 0, &pa, &na) < 0 || ti_drive_paths(&d, 1, &pb, &nb) < 0)
+		die("%s", strerror(ENOMEM));
+	for (size_t k = 0; k < na && k < nb; k++) {
+		push(&cargv, &nc, sdup("-a"));
+		push(&cargv, &nc, sdup(pa[k]));
+		push(&cargv, &nc, sdup("-b"));
+		push(&cargv, &nc, sdup(pb[k]));
+	}
+	char vpath[PATH_MAX];
+	snprintf(vpath, sizeof vpath, "%s/verdict.txt", rout);
+	int st = na ? run_quiet(cargv, vpath) : -1;
+	FILE *vf = fopen(vpath, "r");
+	if (vf) {
+		char buf[8192];
+		size_t k;
+		while ((k = fread(buf, 1, sizeof buf, vf)) > 0)
+			fwrite(buf, 1, k, stdout);
+		fclose(vf);
+	}
+	/* The rounds table, named as timeit-compare names the tests. */
+	char tpath[PATH_MAX];
+	snprintf(tpath, sizeof tpath, "%s/rounds.txt", rout);
+	FILE *tf = fopen(tpath, "w");
+	for (int pass = 0; pass < 2; pass++) {
+		FILE *f = pass ? stdout : tf;
+		if (!f)
+			continue;
+		fprintf(f, "rounds: how many each test got, and why its sampling stopped\n");
+		fprintf(f, "%-56s %6s  %s\n", "test", "rounds", "stopped");
+		for (size_t k = 0; k < d.n; k++)
+			fprintf(f, "%-56s %6u  %s%s%s\n", d.t[k].name, d.t[k].rounds,
+				ti_drive_stop_name[d.t[k].stop], d.t[k].why[0] ? ": " : "", d.t[k].why);
+		fprintf(f, "schedule: %s\n", sched);
+	}
+	if (tf)
+		fclose(tf);
+	printf("results: %s\n", rout);
+	if (fflush(stdout) != 0)
+		return EXIT_ERROR;
+	if (st == 0 || st == 1)
+		return st;
+	fprintf(stderr, "%s: %s failed (status %d; see %s)\n", prog, compare, st, vpath);
+	return EXIT_ERROR;
+}

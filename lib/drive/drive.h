@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* drive.h: the sampling driver of an A/B run (timeit-ab, make ab).  Rounds
+ * of runs of both sides, the order of A and B alternated or drawn per
+ * round, the looks through the verdict engine (verdict.h, called
+ * directly), identity first, the budget as a bound, and the stop signals.
+ * Two schedules: sequential (A then B, or B then A) and duet (A and B of a
+ * test released together at a barrier, each pinned to its own CPUs, the
+ * CPUs swapped every round).  Two runners: lit (one lit run per side and
+ * round over the tests left, or one per test and side in a duet) and the
+ * suite (one command per benchmark, side and round).  Nothing here exits
+ * or prints: progress goes to a callback, errors come back as -errno with
+ * a message in the driver's ERR. */
+#ifndef TI_DRIVE_H
+#define TI_DRIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cpuset.h"
+#include "verdict.h"
+
+enum ti_drive_schedule { TI_DRIVE_SEQUENTIAL, TI_DRIVE_DUET };
+enum ti_drive_order { TI_DRIVE_ALTERNATE, TI_DRIVE_RANDOM };
+enum ti_drive_runner { TI_DRIVE_LIT, TI_DRIVE_SUITE };
+
+/* The largest budget (seconds) and round count a run takes: a year, and
+ * what the verdict engine's looks allow. */
+#define TI_DRIVE_BUDGET_MAX 31536000.0
+#define TI_DRIVE_ROUNDS_MAX 1000u
+
+/* Why a test's sampling stopped (the rounds table's words). */
+enum ti_drive_stop {
+	TI_DRIVE_ACTIVE,	/* not yet */
+	TI_DRIVE_DECIDED,	/* a look decided it */
+	TI_DRIVE_SAME_BINARY,	/* byte-identical binaries: decided after round 1 */
+	TI_DRIVE_MAX,		/* --max-samples */
+	TI_DRIVE_FIXED,		/* --samples N */
+	TI_DRIVE_BUDGET,	/* the next round would not end within the budget */
+	TI_DRIVE_MISSING,	/* vanished from a round's results */
+	TI_DRIVE_FAILED,	/* failed on one side */
+	TI_DRIVE_INTERRUPTED,	/* a stop signal */
+	TI_DRIVE_STOPS
+};
+extern const char *const ti_drive_stop_name[TI_DRIVE_STOPS];
+
+struct ti_drive_test {
+	char *name;		/* the verdict engine's name of it */
+	char *unit;		/* what the runner selects: lit's full name, the benchmark */
+	unsigned rounds;	/* rounds it ran in */
+	enum ti_drive_stop stop;
+	char why[160];		/* for MISSING and FAILED: which side, which round */
+};
+
+struct ti_drive_config {
+	enum ti_drive_runner runner;
+	enum ti_drive_schedule schedule;
+	enum ti_drive_order order;
+	uint64_t seed;
+	bool fixed;		/* SAMPLES rounds, no looks */
+	unsigned samples, min, max, step;	/* rounds; first look (0: the first at which
+						 * a decision is possible), the most, between looks */
+	double budget;		/* seconds, 0: none */
+	const char *out;	/* the output directory (exists) */
+	const char *side_dir[2];	/* lit: the test directories A, B */
+	const char *lit;	/* lit: the program */
+	char *const *lit_args;	/* lit: the user's arguments before ours */
+	size_t nlit_args;
+	const char *runfile;	/* suite: run as sh RUNFILE SIDE NAME ROUND */
+	/* Duet: the CPU sets, 2 per slot (slot k: sets 2k and 2k+1). */
+	const struct ti_cpuset *cpus;
+	size_t ncpus;
+	struct ti_ab_config ab;	/* the looks (looks is set by the driver) */
+	void (*progress)(void *arg, const char *line);
+	void *progress_arg;
+};
+
+struct ti_drive {
+	struct ti_drive_config c;
+	struct ti_drive_test *t;
+	size_t n;
+	unsigned rounds;	/* finished rounds */
+	unsigned min;		/* the first look */
+	unsigned looks;		/* the looks planned: the verdicts' --looks */
+	char order[TI_DRIVE_ROUNDS_MAX + 1][3];	/* per round: "AB" or "BA" */
+	double wall;		/* seconds of the whole run */
+	int stop_signal;	/* the signal that stopped the run, or 0 */
+	char err[1024];		/* the message of a failure */
+	size_t nunits;		/* lit duet: the tests of round 1 (A.R.K.json, K <= nunits) */
+	FILE *rounds_f, *samples_f;
+};
+
+/* The looks of a run: at MIN, every STEP rounds after it, and at MAX. */
+unsigned ti_drive_looks(unsigned min, unsigned max, unsigned step);
+
+/* The first round at which an exact test of that many samples a side (or
+ * pairs) could reach ALPHA over the looks from it to MAX every STEP: the
+ * first look of min 0. */
+unsigned ti_drive_first_look(double alpha, unsigned max, unsigned step);
+
+/* Set the configuration's defaults: lit, sequential, alternate, seed 1,
+ * auto with the first look as early as a decision is possible, then every
+ * 6 rounds and at 30. */
+void ti_drive_config_init(struct ti_drive_config *c);
+
+/* Check C: every number in its range.  Returns 0 or -EINVAL with the
+ * reason in ERR (LEN bytes). */
+int ti_drive_config_check(const struct ti_drive_config *c, char *err, size_t len);
+
+/* Run the rounds.  For the suite, NAMES (N) are the benchmarks; lit finds
+ * its tests in round 1.  Writes OUT/rounds.log (round, order, tests run),
+ * OUT/samples.tsv (one line per run: round, side, test, schedule, CPUs,
+ * start, wall, status) and OUT/stop.tsv (test, rounds, why it stopped).
+ * Returns 0 (D says how far it got; D->stop_signal when a signal stopped
+ * it: the finished rounds are kept, the unfinished one removed) or -errno
+ * with D->err: -EIO when every test failed on a side in a round (the
+ * message names the side and the first failure), -ENOENT when lit found
+ * no tests. */
+int ti_drive_run(struct ti_drive *d, const struct ti_drive_config *c, char *const *names,
+		 size_t n);
+
+/* The result files of side SIDE (0 A, 1 B) over the finished rounds, in
+ * the order that pairs the K-th of A with the K-th of B, into *PATHS (N;
+ * free with ti_drive_paths_free).  Lit only.  Returns 0 or -ENOMEM. */
+int ti_drive_paths(const struct ti_drive *d, int side, char ***paths, size_t *n);
+void ti_drive_paths_free(char **paths, size_t n);
+
+/* Free what D owns. */
+void ti_drive_free(struct ti_drive *d);
+
+/* Lit's --filter for exactly the lit tests UNITS (N): each full name
+ * escaped as a Python regular expression, case-sensitive.  Into *OUT
+ * (malloc'd).  Returns 0 or -ENOMEM. */
+int ti_drive_lit_filter(char *const *units, size_t n, char **out);
+
+#endif

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* drive-test: what lib/drive decides without running anything: lit's
+ * --filter for odd names, the tests of a lit -o file (micro-results follow
+ * their test), the looks of a run, and the ranges of its configuration
+ * (TAP). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "drive-int.h"
+#include "drive.h"
+#include "tap.h"
+
+static void filter(int line, const char *name, const char *want)
+{
+	char *units[] = { (char *)name }, *f = NULL;
+	int rc = ti_drive_lit_filter(units, 1, &f);
+
+	tap_ok(rc == 0 && f && strcmp(f, want) == 0, line, "filter of '%s': %s", name, f ? f : "(none)");
+	free(f);
+}
+
+int main(void)
+{
+	/* Every ASCII character but letters, digits and '_' escaped; UTF-8
+	 * as it is; case-sensitive. */
+	filter(__LINE__, "s :: a b.test", "^(?-i:s\\ \\:\\:\\ a\\ b\\.test)$");
+	filter(__LINE__, "s :: star*.test", "^(?-i:s\\ \\:\\:\\ star\\*\\.test)$");
+	filter(__LINE__, "s :: q\"u\\o[t]e.test", "^(?-i:s\\ \\:\\:\\ q\\\"u\\\\o\\[t\\]e\\.test)$");
+	filter(__LINE__, "s :: caf\xc3\xa9.test", "^(?-i:s\\ \\:\\:\\ caf\xc3\xa9\\.test)$");
+	{
+		char *units[] = { "s :: a.test", "s :: b_1.test" }, *f = NULL;
+		int rc = ti_drive_lit_filter(units, 2, &f);
+		tap_ok(rc == 0 && strcmp(f, "^(?-i:s\\ \\:\\:\\ a\\.test|s\\ \\:\\:\\ b_1\\.test)$") == 0,
+		       __LINE__, "two names: %s", f);
+		free(f);
+	}
+
+	/* A lit -o file: the micro-results belong to their test. */
+	{
+		char path[] = "/tmp/drive-test.XXXXXX";
+		int fd = mkstemp(path);
+		const char *json = "{\"tests\": [{\"name\": \"s :: x.test\", \"code\": \"PASS\"},"
+				   "{\"name\": \"s :: x.test:bench0\", \"code\": \"PASS\"},"
+				   "{\"name\": \"s :: x.test:bench1\", \"code\": \"PASS\"},"
+				   "{\"name\": \"s :: caf\\u00e9.test\", \"code\": \"PASS\"}]}";
+		char **names = NULL, **units = NULL, err[256] = "";
+		size_t n = 0;
+		int rc = -1;
+
+		if (fd >= 0 && write(fd, json, strlen(json)) == (ssize_t)strlen(json))
+			rc = ti_drive_lit_names(path, &names, &units, &n, err, sizeof err);
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
+		tap_ok(rc == 0 && n == 4, __LINE__, "4 results: %d, %zu %s", rc, n, err);
+		if (rc == 0 && n == 4) {
+			tap_ok(strcmp(units[1], "s :: x.test") == 0 && strcmp(units[2], "s :: x.test") == 0,
+			       __LINE__, "micro-results of x.test: %s, %s", units[1], units[2]);
+			tap_ok(strcmp(names[3], "s :: caf\xc3\xa9.test") == 0 &&
+			       strcmp(units[3], names[3]) == 0, __LINE__, "\\u00e9 decoded: %s", names[3]);
+			char *sh = ti_drive_lit_short(names[1]);
+			tap_ok(sh && strcmp(sh, "x.test:bench0") == 0, __LINE__, "short name %s", sh);
+			free(sh);
+			sh = ti_drive_lit_short(names[0]);
+			tap_ok(sh && strcmp(sh, "x") == 0, __LINE__, "short name %s", sh);
+			free(sh);
+		}
+		for (size_t i = 0; i < n; i++) {
+			free(names[i]);
+			free(units[i]);
+		}
+		free(names);
+		free(units);
+	}
+
+	/* The looks: at MIN, every STEP rounds after it, and at MAX. */
+	tap_ok(ti_drive_looks(6, 30, 6) == 5, __LINE__, "6..30 by 6: 5 looks");
+	tap_ok(ti_drive_looks(2, 5, 2) == 3, __LINE__, "2, 4, 5: 3 looks");
+	tap_ok(ti_drive_looks(3, 3, 1) == 1, __LINE__, "one look");
+	/* The first look as early as a decision is possible: 5 + 5 samples
+	 * reach 2/252 < 0.05/6 (looks at 5, 11, 17, 23, 29, 30); 4 + 4 do not
+	 * (2/70).  With at most 5 rounds none can before the last. */
+	tap_ok(ti_drive_first_look(0.05, 30, 6) == 5, __LINE__, "first look at 5: %u",
+	       ti_drive_first_look(0.05, 30, 6));
+	tap_ok(ti_drive_first_look(0.05, 5, 2) == 5, __LINE__, "first look at 5 of 5: %u",
+	       ti_drive_first_look(0.05, 5, 2));
+
+	/* The ranges of a run. */
+	{
+		struct ti_drive_config c;
+		struct ti_cpuset one[1] = { { 0, NULL } }, two[2] = { { 0, NULL }, { 0, NULL } };
+		char err[256];
+
+		ti_drive_config_init(&c);
+		tap_ok(ti_drive_config_check(&c, err, sizeof err) == 0, __LINE__, "the defaults");
+		c.budget = 1e20;
+		tap_ok(ti_drive_config_check(&c, err, sizeof err) == -EINVAL && strstr(err, "--budget"),
+		       __LINE__, "a budget of 1e20 s: %s", err);
+		c.budget = 0;
+		c.max = TI_DRIVE_ROUNDS_MAX + 1;
+		tap_ok(ti_drive_config_check(&c, err, sizeof err) == -EINVAL, __LINE__, "1001 rounds: %s", err);
+		c.max = 30;
+		c.min = 31;
+		tap_ok(ti_drive_config_check(&c, err, sizeof err) == -EINVAL && strstr(err, "above"),
+		       __LINE__, "min above max: %s", err);
+		c.min = 6;
+		c.schedule = TI_DRIVE_DUET;
+		ti_cpuset_add(&one[0], 0);
+		c.cpus = one;
+		c.ncpus = 1;
+		tap_ok(ti_drive_config_check(&c, err, sizeof err) == -EINVAL && strstr(err, "needs two CPUs"),
+		       __LINE__, "a duet on one CPU: %s", err);
+		ti_cpuset_add(&two[0], 0);
+		ti_cpuset_add(&two[1], 1);
+		ti_cpuset_add(&two[1], 2);
+		c.cpus = two;
+		c.ncpus = 2;
+		tap_ok(ti_drive_config_check(&c, err, sizeof err) == -EINVAL && strstr(err, "differ"),
+		       __LINE__, "sets of unequal size: %s", err);
+		ti_cpuset_free(&two[1]);
+		ti_cpuset_add(&two[1], 1);
+		tap_ok(ti_drive_config_check(&c, err, sizeof err) == 0, __LINE__, "a duet on CPUs 0 and 1");
+		ti_cpuset_free(&one[0]);
+		ti_cpuset_free(&two[0]);
+		ti_cpuset_free(&two[1]);
+	}
+	return tap_done();
+}
