@@ -49,7 +49,7 @@ static void usage(FILE *f)
 		"  -C, --compare-option OPT   pass OPT to every timeit-compare call\n"
 		"                             (repeatable), e.g. -C --min-change=2; the looks\n"
 		"                             take --alpha, --min-change, --metric, --paired,\n"
-		"                             --unpaired, --fdr, --holm, --no-adjust,\n"
+		"                             --unpaired, --rank, --fdr, --holm, --no-adjust,\n"
 		"                             --drop-flagged and --filter-short from them\n"
 		"  -n, --samples N|auto       N rounds, or auto (the default): until every\n"
 		"                             test is decided\n"
@@ -165,6 +165,10 @@ static void look_option(struct ti_ab_config *ab, char **opts, size_t n, size_t *
 		ab->adjust = TI_STATS_ADJUST_NONE;
 	else if (IS("--drop-flagged"))
 		ab->drop_flagged = true;
+	else if (IS("--rank")) {
+		ab->paired_test = TI_AB_SIGNED_RANK;
+		ab->unpaired_test = TI_AB_MANN_WHITNEY;
+	}
 #undef IS
 }
 

@@ -83,13 +83,22 @@ int main(void)
 	tap_ok(ti_drive_looks(6, 30, 6) == 5, __LINE__, "6..30 by 6: 5 looks");
 	tap_ok(ti_drive_looks(2, 5, 2) == 3, __LINE__, "2, 4, 5: 3 looks");
 	tap_ok(ti_drive_looks(3, 3, 1) == 1, __LINE__, "one look");
-	/* The first look as early as a decision is possible: 5 + 5 samples
-	 * reach 2/252 < 0.05/6 (looks at 5, 11, 17, 23, 29, 30); 4 + 4 do not
-	 * (2/70).  With at most 5 rounds none can before the last. */
-	tap_ok(ti_drive_first_look(0.05, 30, 6) == 5, __LINE__, "first look at 5: %u",
-	       ti_drive_first_look(0.05, 30, 6));
-	tap_ok(ti_drive_first_look(0.05, 5, 2) == 5, __LINE__, "first look at 5 of 5: %u",
-	       ti_drive_first_look(0.05, 5, 2));
+	/* The first look as early as a decision is possible.  The rank tests
+	 * alone: 5 + 5 samples reach 2/252 < 0.05/6 (looks at 5, 11, 17, 23,
+	 * 29, 30); 4 + 4 do not (2/70); with at most 5 rounds none can before
+	 * the last.  The default's t has no floor: round 2. */
+	{
+		struct ti_ab_config ab;
+		ti_ab_config_init(&ab);
+		tap_ok(ti_drive_first_look(&ab, 30, 6) == 2, __LINE__, "t: first look at 2: %u",
+		       ti_drive_first_look(&ab, 30, 6));
+		ab.paired_test = TI_AB_SIGNED_RANK;
+		ab.unpaired_test = TI_AB_MANN_WHITNEY;
+		tap_ok(ti_drive_first_look(&ab, 30, 6) == 5, __LINE__, "rank: first look at 5: %u",
+		       ti_drive_first_look(&ab, 30, 6));
+		tap_ok(ti_drive_first_look(&ab, 5, 2) == 5, __LINE__,
+		       "rank: first look at 5 of 5: %u", ti_drive_first_look(&ab, 5, 2));
+	}
 
 	/* The ranges of a run. */
 	{

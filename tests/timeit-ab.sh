@@ -54,11 +54,12 @@ chmod +x fake-compare
 
 # Looks at rounds 2, 4 and 5 (the last): same.test's binaries are the
 # same on both sides (lit's hash metric), so it is decided after round 1
-# and runs no more; slow.test (+100 %) and fast.test (-50 %) cannot be
-# decided before 5 rounds at alpha 0.05 / 3 looks, and stop at round 5.
+# and runs no more; with the rank tests (-C --rank), slow.test (+100 %)
+# and fast.test (-50 %) cannot be decided before 5 rounds at alpha 0.05 /
+# 3 looks, and stop at round 5.
 : > calls
 expect_status 1 "$ab" --lit "$lit" --compare "$tmp/fake-compare" -o "$tmp/o" --min-samples 2 \
-	--max-samples 5 --look-every 2 -C --no-color "$tmp/a" "$tmp/b" -- -v > out 2> err
+	--max-samples 5 --look-every 2 -C --no-color -C --rank "$tmp/a" "$tmp/b" -- -v > out 2> err
 cat out err
 ls "$tmp/o" > files
 for r in 1 2 3 4 5; do
@@ -123,6 +124,12 @@ cat auto.out
 grep -Eq '^same(\.test)? .* unchanged +same binary' auto.out || fail "same.test not the same binary"
 grep -Eq '^same +1  same binary$' auto.out || fail "same.test not decided after round 1"
 grep -Eq '^slow +[34]  (decided|max samples)$' auto.out || fail "slow.test stopped early"
+
+# By default the first look is at round 2 (the t has no floor): slow.test
+# (+100 % in every round) is decided there.
+"$ab" --lit "$lit" --compare "$compare" -o "$tmp/auto2" --max-samples 4 -q -C --no-color \
+	"$tmp/a" "$tmp/b" > auto2.out || true
+grep -Eq '^slow +2  decided$' auto2.out || fail "slow.test not decided at round 2: $(cat auto2.out)"
 
 # From the build tree, timeit-ab finds the tree's timeit-compare.
 PATH=/usr/bin:/bin "$ab" --lit "$lit" -o "$tmp/tree" -n 2 -q -C --no-color "$tmp/a" "$tmp/b" > tree.out 2> tree.err || true

@@ -33,10 +33,19 @@ unsigned ti_drive_looks(unsigned min, unsigned max, unsigned step)
 	return n ? n : 1;
 }
 
-unsigned ti_drive_first_look(double alpha, unsigned max, unsigned step)
+/* The paired tests whose p has no floor at small n. */
+static bool floorless(enum ti_ab_paired_test t)
 {
+	return t == TI_AB_RANK_OR_T || t == TI_AB_RANK_OR_YUEN || t == TI_AB_PAIRED_T ||
+	       t == TI_AB_TRIMMED_T;
+}
+
+unsigned ti_drive_first_look(const struct ti_ab_config *ab, unsigned max, unsigned step)
+{
+	if (floorless(ab->paired_test))
+		return max < 2 ? max : 2;
 	for (unsigned m = 2; m < max; m++) {
-		double a = alpha / ti_drive_looks(m, max, step);
+		double a = ab->alpha / ti_drive_looks(m, max, step);
 		if (ti_stats_min_p_mann_whitney(m, m) < a || ti_stats_min_p_signed_rank(m) < a)
 			return m;
 	}
@@ -803,7 +812,7 @@ int ti_drive_run(struct ti_drive *d, const struct ti_drive_config *c, char *cons
 	if ((rc = ti_drive_config_check(c, d->err, sizeof d->err)) < 0)
 		return rc;
 	rounds = c->fixed ? c->samples : c->max;
-	d->min = c->min ? c->min : ti_drive_first_look(c->ab.alpha, c->max, c->step);
+	d->min = c->min ? c->min : ti_drive_first_look(&c->ab, c->max, c->step);
 	d->looks = c->fixed ? 1 : ti_drive_looks(d->min, c->max, c->step);
 	for (size_t i = 0; i < n; i++)
 		if ((rc = add_test(d, names[i], names[i])) < 0)

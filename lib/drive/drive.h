@@ -94,10 +94,12 @@ struct ti_drive {
 /* The looks of a run: at MIN, every STEP rounds after it, and at MAX. */
 unsigned ti_drive_looks(unsigned min, unsigned max, unsigned step);
 
-/* The first round at which an exact test of that many samples a side (or
- * pairs) could reach ALPHA over the looks from it to MAX every STEP: the
- * first look of min 0. */
-unsigned ti_drive_first_look(double alpha, unsigned max, unsigned step);
+/* The first round at which the verdict engine's tests (AB) could decide
+ * over the looks from it to MAX every STEP: the first look of min 0.  The
+ * t tests have no floor (2 rounds); the rank tests alone, the first round
+ * at which an exact test of that many samples a side (or pairs) could
+ * reach alpha over the looks. */
+unsigned ti_drive_first_look(const struct ti_ab_config *ab, unsigned max, unsigned step);
 
 /* Set the configuration's defaults: lit, sequential, alternate, seed 1,
  * auto with the first look as early as a decision is possible, then every
