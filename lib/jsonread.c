@@ -218,6 +218,32 @@ static int parse_number(struct parser *ps, double *out)
 	return 0;
 }
 
+/* NaN, Infinity and -Infinity: not JSON (RFC 8259 section 6 has no
+ * form for them), but Python's json module writes them by default
+ * (allow_nan=True), and so does lit -o for a metric that is not a
+ * number.  Read as the values they name; callers decide what a
+ * non-finite number means. */
+static int non_finite(struct parser *ps, double *out)
+{
+	const char *s = ps->p;
+
+	if (literal(ps, "NaN"))
+		*out = NAN;
+	else if (literal(ps, "Infinity"))
+		*out = INFINITY;
+	else if (literal(ps, "-Infinity"))
+		*out = -INFINITY;
+	else
+		return fail(ps, "unexpected character");
+	/* "NaNa", "Infinityx": not a literal followed by a delimiter. */
+	if (ps->p < ps->end && ((*ps->p >= 'a' && *ps->p <= 'z') || (*ps->p >= 'A' && *ps->p <= 'Z') ||
+				(*ps->p >= '0' && *ps->p <= '9'))) {
+		ps->p = s;
+		return fail(ps, "unexpected character");
+	}
+	return 0;
+}
+
 static int parse_value(struct parser *ps, struct ti_jsonread_value *v);
 
 /* Append a zeroed member to V; returns it or NULL when memory runs out. */
@@ -322,7 +348,15 @@ static int parse_value(struct parser *ps, struct ti_jsonread_value *v)
 	case 'n':
 		v->type = TI_JSONREAD_NULL;
 		return literal(ps, "null") ? 0 : fail(ps, "unexpected character");
+	case 'N':
+	case 'I':
+		v->type = TI_JSONREAD_NUMBER;
+		return non_finite(ps, &v->num);
 	default:
+		if (*ps->p == '-' && ps->end - ps->p > 1 && ps->p[1] == 'I') {
+			v->type = TI_JSONREAD_NUMBER;
+			return non_finite(ps, &v->num);
+		}
 		if (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9')) {
 			v->type = TI_JSONREAD_NUMBER;
 			return parse_number(ps, &v->num);

@@ -20,7 +20,7 @@ enum ti_jsonread_type {
 struct ti_jsonread_value {
 	enum ti_jsonread_type type;
 	int line;		/* 1-based line where the value starts */
-	double num;		/* NUMBER */
+	double num;		/* NUMBER; NaN, Infinity, -Infinity read as such */
 	char *str;		/* STRING, NUL-terminated UTF-8 (embedded NULs cut it short) */
 	size_t n;		/* ARRAY / OBJECT: number of members */
 	struct ti_jsonread_value *items;	/* ARRAY / OBJECT members, in order */
@@ -33,7 +33,9 @@ struct ti_jsonread_error {
 };
 
 /* Parse the LEN bytes at TEXT as one JSON value into *OUT (free with
- * ti_jsonread_free).  Returns 0, -EINVAL with ERR filled in for malformed
+ * ti_jsonread_free).  Beyond RFC 8259, the words NaN, Infinity and
+ * -Infinity are numbers, as Python's json module writes them; a number
+ * literal beyond a double's range is an error.  Returns 0, -EINVAL with ERR filled in for malformed
  * input, or -ENOMEM. */
 int ti_jsonread_parse(const char *text, size_t len, struct ti_jsonread_value *out,
 		      struct ti_jsonread_error *err);

@@ -78,6 +78,13 @@ int ti_ab_read_add_hash(struct ti_ab_set *set, const char *name, const char *has
 int ti_ab_read_add_values(struct ti_ab_set *set, const struct ti_ab_input *in, const char *name,
 			  const struct ti_jsonread_value *v, struct ti_ab_error *err);
 
+/* V is a number that is NaN or infinite (jsonread reads Python's forms). */
+bool ti_ab_read_nonfinite(const struct ti_jsonread_value *v);
+/* Record run S of NAME as failed because its metric KEY is V, not a
+ * finite number, the failure naming PATH and the value.  0 or -ENOMEM. */
+int ti_ab_read_add_nonfinite(struct ti_ab_set *set, const char *path, const char *name,
+			     struct ti_ab_sample s, const char *key, double v);
+
 /* The cache geometry and cost weights of valgrind-est-cycles: I1, D1 and
  * LL size, associativity and line, then the L1, LL and mispredict weights; as one
  * text into OUT (NAN values: "?"), for comparing two sides' geometry. */

@@ -140,7 +140,13 @@ int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
 				return -ENOMEM;
 			continue;
 		}
-		s.value = ti_ab_read_number(ti_jsonread_get(run, want));
+		const struct ti_jsonread_value *mv = ti_jsonread_get(run, want);
+		if (ti_ab_read_nonfinite(mv)) {
+			if (ti_ab_read_add_nonfinite(set, path, name, s, want, mv->num) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		s.value = ti_ab_read_number(mv);
 		if (isnan(s.value))
 			s.value = json_counter(run, want);
 		if (s.value < 0)

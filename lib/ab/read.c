@@ -367,6 +367,36 @@ int ti_ab_read_negative(struct ti_ab_error *err, const char *path, int line,
 }
 
 
+bool ti_ab_read_nonfinite(const struct ti_jsonread_value *v)
+{
+	return v && v->type == TI_JSONREAD_NUMBER && !isfinite(v->num);
+}
+
+int ti_ab_read_add_nonfinite(struct ti_ab_set *set, const char *path, const char *name,
+			     struct ti_ab_sample s, const char *key, double v)
+{
+	char where[4400];
+
+	snprintf(where, sizeof where, "%s: %s is %s", path, key,
+		 isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
+	s.failed = true;
+	return ti_ab_read_add_run(set, name, s, where);
+}
+
+/* One number X of a metric: a run, a failed one when X is not finite. */
+static int add_number(struct ti_ab_set *set, const struct ti_ab_input *in, const char *name,
+		      struct ti_ab_sample s, const struct ti_jsonread_value *x,
+		      struct ti_ab_error *err)
+{
+	if (ti_ab_read_nonfinite(x))
+		return ti_ab_read_add_nonfinite(set, in->path, name, s, in->metric, x->num) < 0
+			       ? -ENOMEM : 1;
+	if (x->num < 0)
+		return ti_ab_read_negative(err, in->path, x->line, name, in->metric, x->num);
+	s.value = x->num;
+	return ti_ab_read_add_run(set, name, s, in->path) < 0 ? -ENOMEM : 1;
+}
+
 /* A metric value that may be a number or a list of numbers (LNT format 2
  * lists the samples of a test); calls add_run once per number. */
 int ti_ab_read_add_values(struct ti_ab_set *set, const struct ti_ab_input *in, const char *name,
@@ -377,12 +407,8 @@ int ti_ab_read_add_values(struct ti_ab_set *set, const struct ti_ab_input *in, c
 	s.round = TI_AB_ROUND(in->pos, 0);
 	if (!v)
 		return ti_ab_read_add_run(set, name, s, in->path) < 0 ? -ENOMEM : 1;
-	if (v->type == TI_JSONREAD_NUMBER) {
-		if (v->num < 0)
-			return ti_ab_read_negative(err, in->path, v->line, name, in->metric, v->num);
-		s.value = v->num;
-		return ti_ab_read_add_run(set, name, s, in->path) < 0 ? -ENOMEM : 1;
-	}
+	if (v->type == TI_JSONREAD_NUMBER)
+		return add_number(set, in, name, s, v, err);
 	if (v->type != TI_JSONREAD_ARRAY)
 		return ti_ab_read_error(err, in->path, v->line, "%s: metric is a %s, not a number",
 					name, ti_jsonread_type_name(v->type));
@@ -394,12 +420,10 @@ int ti_ab_read_add_values(struct ti_ab_set *set, const struct ti_ab_input *in, c
 		if (x->type != TI_JSONREAD_NUMBER)
 			return ti_ab_read_error(err, in->path, x->line, "%s: sample is a %s, not a number",
 						name, ti_jsonread_type_name(x->type));
-		if (x->num < 0)
-			return ti_ab_read_negative(err, in->path, x->line, name, in->metric, x->num);
-		s.value = x->num;
 		s.round = TI_AB_ROUND(in->pos, i + 1);
-		if (ti_ab_read_add_run(set, name, s, in->path) < 0)
-			return -ENOMEM;
+		int rc = add_number(set, in, name, s, x, err);
+		if (rc < 0)
+			return rc;
 	}
 	return (int)v->n;
 }
