@@ -41,4 +41,81 @@ X
 grep -q '^x,.*1 of 3 runs on B failed (nan-lnt.json: exec_time is Infinity)' lnt.csv ||
 	fail "the Infinity is not said: $(cat lnt.csv)"
 
+# A partial failure: the suite's report.json lists the passing samples and
+# marks the test failed; a results directory has the failed run's
+# NAME.I.time.wrong-output.  Both read as 5 samples and 1 failure, under
+# one name (the directory's tak is the report's SingleSource/.../tak).
+mkdir res-a res-b
+for i in 1 2 3 4 5 6; do
+	printf 'exit 0\nuser 1.00%s\n' "$i" >"res-a/tak.$i.time"
+	printf 'exit 0\nuser 2.00%s\n' "$i" >"res-b/tak.$i.time"
+done
+mv res-b/tak.2.time res-b/tak.2.time.wrong-output
+cat >rep-b.json <<'X'
+{"format_version": "2", "machine": {"name": "m"}, "run": {},
+ "tests": [{"name": "SingleSource/Benchmarks/tak",
+   "execution_time": [2.001, 2.003, 2.004, 2.005, 2.006], "execution_status": 1}]}
+X
+expect_status 1 "$COMPARE" --format csv res-a res-b >dir.csv
+expect_status 1 "$COMPARE" --format csv res-a rep-b.json >rep.csv
+[ "$(csv_field dir.csv tak verdict)" = regressed ] || fail "directories: $(cat dir.csv)"
+n=SingleSource/Benchmarks/tak
+[ "$(csv_field rep.csv $n verdict)" = regressed ] || fail "report: $(cat rep.csv)"
+[ "$(csv_field rep.csv $n n_b)" = 5 ] || fail "report's passing samples: $(cat rep.csv)"
+grep -q '1 of 6 runs on B failed' rep.csv || fail "report's failure not counted: $(cat rep.csv)"
+[ "$(wc -l <rep.csv)" -eq 2 ] || fail "directory and report names differ: $(cat rep.csv)"
+# A status per sample pairs with the samples.
+cat >rep-p.json <<'X'
+{"format_version": "2", "machine": {"name": "m"}, "run": {},
+ "tests": [{"name": "SingleSource/Benchmarks/tak",
+   "execution_time": [2.001, 9.9, 2.003, 2.004, 2.005, 2.006],
+   "execution_status": [0, 1, 0, 0, 0, 0]}]}
+X
+expect_status 1 "$COMPARE" --format csv res-a rep-p.json >rep.csv
+[ "$(csv_field rep.csv $n n_b)" = 5 ] || fail "status per sample: $(cat rep.csv)"
+grep -q '1 of 6 runs on B failed' rep.csv || fail "status per sample: $(cat rep.csv)"
+# Distinct paths are never merged into one bare name.
+mkdir res-c
+printf 'exit 0\nuser 1\n' >res-c/x.time
+cat >two.json <<'X'
+{"format_version": "2", "machine": {"name": "m"}, "run": {},
+ "tests": [{"name": "s1/x", "execution_time": [1.0]}, {"name": "s2/x", "execution_time": [1.0]}]}
+X
+"$COMPARE" --format csv res-c two.json >two.csv || [ $? -eq 1 ] || fail "two suites"
+[ "$(wc -l <two.csv)" -eq 4 ] || fail "a bare x merged with one of two paths: $(cat two.csv)"
+
+# Two suites' x.test in one lit file stay two benchmarks, named with their
+# suites; the same test twice in one file is an error naming it.
+cat >suites.json <<'X'
+{"tests": [{"name": "s1 :: x.test", "code": "PASS", "metrics": {"exec_time": 1.0}},
+ {"name": "s2 :: x.test", "code": "PASS", "metrics": {"exec_time": 5.0}},
+ {"name": "s1 :: y.test", "code": "PASS", "metrics": {"exec_time": 2.0}}]}
+X
+"$COMPARE" --format csv suites.json suites.json >suites.csv || [ $? -eq 1 ] || fail "two suites"
+[ "$(csv_field suites.csv 's1 :: x' n_a)" = 1 ] && [ "$(csv_field suites.csv 's2 :: x' n_a)" = 1 ] &&
+	[ "$(csv_field suites.csv y n_a)" = 1 ] || fail "two suites' x: $(cat suites.csv)"
+cat >dup.json <<'X'
+{"tests": [{"name": "s1 :: x.test", "code": "PASS", "metrics": {"exec_time": 1.0}},
+ {"name": "s1 :: x.test", "code": "PASS", "metrics": {"exec_time": 5.0}}]}
+X
+expect_status 2 "$COMPARE" dup.json suites.json 2>err
+grep -q 'dup.json:2: s1 :: x.test: a second test of this name (the first is line 1)' err ||
+	fail "lit duplicate: $(cat err)"
+cat >dup2.json <<'X'
+{"format_version": "2", "machine": {"name": "m"}, "run": {},
+ "tests": [{"name": "x", "execution_time": [1.0]},
+  {"name": "x", "execution_time": [5.0]}]}
+X
+expect_status 2 "$COMPARE" dup2.json suites.json 2>err
+grep -q 'dup2.json:3: x: a second entry of this test (the first is line 2)' err ||
+	fail "LNT duplicate: $(cat err)"
+cat >dup1.json <<'X'
+{"Machine": {"Name": "m"}, "Run": {"Info": {"tag": "nts"}},
+ "Tests": [{"Name": "nts.x.exec", "Data": [1.0]},
+  {"Name": "nts.x.exec", "Data": [5.0]}]}
+X
+expect_status 2 "$COMPARE" dup1.json suites.json 2>err
+grep -q 'dup1.json:3: x: a second entry of this test (the first is line 2)' err ||
+	fail "LNT format 1 duplicate: $(cat err)"
+
 exit 0

@@ -485,6 +485,11 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &c);
 	load_side(&sa, c.a, c.na, c.ab.metric, "A");
 	load_side(&sb, c.b, c.nb, c.ab.metric, "B");
+	/* A results directory's tak is its report's SingleSource/.../tak. */
+	if (ti_ab_align(&sa, &sb) < 0) {
+		fprintf(stderr, "timeit-compare: %s\n", strerror(ENOMEM));
+		return EXIT_ERROR;
+	}
 	if (c.floor_a) {
 		load_side(&fa, &c.floor_a, 1, c.ab.metric, "noise floor A1");
 		load_side(&fb, &c.floor_b, 1, c.ab.metric, "noise floor A2");

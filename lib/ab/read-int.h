@@ -71,13 +71,19 @@ int ti_ab_read_add_geometry(struct ti_ab_set *set, const char *name, const char 
  * unless KIND says otherwise).  Returns 0 or -ENOMEM. */
 int ti_ab_read_add_hash(struct ti_ab_set *set, const char *name, const char *hash,
 			enum ti_ab_hash_kind kind);
-/* A metric value that may be a number or a list of numbers: one run per
- * number (none: one run lacking the metric), in round IN->pos with sample
- * numbers from 1 for a list, 0 for a number.  Returns the runs added or an
- * error. */
+/* The one rule of every reader for a benchmark's runs: the passing runs'
+ * values are samples, each failed run is counted.  V: a number or a list
+ * of numbers (none: one run lacking the metric), in round IN->pos with
+ * sample numbers from 1 for a list, 0 for a number; STATUS: NULL (every
+ * run passed), one status or a list of them (0 or "PASS" a pass), a list
+ * as long as V's one per sample, else the failed runs beyond V's passing
+ * ones.  Returns the runs added or an error. */
 int ti_ab_read_add_values(struct ti_ab_set *set, const struct ti_ab_input *in, const char *name,
-			  const struct ti_jsonread_value *v, struct ti_ab_error *err);
-
+			  const struct ti_jsonread_value *v, const struct ti_jsonread_value *status,
+			  struct ti_ab_error *err);
+/* How many runs STATUS says failed (0 or "PASS" a pass): each failing
+ * entry of a list, one for a failing single status, 0 for NULL. */
+size_t ti_ab_read_failures(const struct ti_jsonread_value *status);
 /* V is a number that is NaN or infinite (jsonread reads Python's forms). */
 bool ti_ab_read_nonfinite(const struct ti_jsonread_value *v);
 /* Record run S of NAME as failed because its metric KEY is V, not a
