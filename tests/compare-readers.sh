@@ -5,7 +5,8 @@
 # a benchmark kept and its failed ones counted, whatever the format; one
 # benchmark name whatever the format; distinct suites kept distinct and
 # a duplicate within one file said; summary lines the reader does not
-# use, of any form and length, accepted.
+# use, of any form and length, accepted.  Each part fails on the readers
+# before issue 22.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
@@ -117,5 +118,21 @@ X
 expect_status 2 "$COMPARE" dup1.json suites.json 2>err
 grep -q 'dup1.json:3: x: a second entry of this test (the first is line 2)' err ||
 	fail "LNT format 1 duplicate: $(cat err)"
+
+# Summary lines the reader does not use may take any form and length (a
+# one-word line, a line of 600 bytes); the lines it uses keep their limits.
+mkdir sum-a sum-b
+long=$(awk 'BEGIN { for (i = 0; i < 600; i++) printf "x" }')
+printf 'exit 0\nuser 1.0\nnote\nlabel %s\n' "$long" >sum-a/s.time
+printf 'exit 0\nuser 1.0\n%s\n' "$long" >sum-b/s.time
+expect_status 0 "$COMPARE" --format csv sum-a sum-b >sum.csv
+[ "$(csv_field sum.csv s n_a)" = 1 ] && [ "$(csv_field sum.csv s n_b)" = 1 ] ||
+	fail "unused summary lines: $(cat sum.csv)"
+printf 'exit 0\nuser 1.0%s\n' "$(awk 'BEGIN { for (i = 0; i < 600; i++) printf "0" }')" >long.time
+expect_status 2 "$COMPARE" long.time sum-b 2>err
+grep -q 'long.time:2: line too long' err || fail "a used line of 600 bytes: $(cat err)"
+printf 'exit 0\nuser\n' >short.time
+expect_status 2 "$COMPARE" short.time sum-b 2>err
+grep -q "short.time:2: expected 'key value'" err || fail "a used key without a value: $(cat err)"
 
 exit 0

@@ -57,6 +57,9 @@ int ti_ab_read_sys_error(struct ti_ab_error *err, const char *path, int e);
 int ti_ab_read_negative(struct ti_ab_error *err, const char *path, int line,
 			const char *name, const char *key, double v);
 
+/* The hash of a name, for the tables of the readers. */
+uint64_t ti_ab_read_hash(const char *s);
+
 /* A run with nothing known yet: every value NAN, round 0, clean. */
 struct ti_ab_sample ti_ab_read_sample(void);
 

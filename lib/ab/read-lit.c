@@ -29,56 +29,57 @@ static void bench_name(const char *full, bool keep_suite, char *name, size_t len
 		name[n - 5] = '\0';
 }
 
-/* A test by its name without the suite. */
-struct named {
-	const char *full, *path;
-	size_t i;
-	int line;
-};
-
-static int cmp_named(const void *x, const void *y)
+/* The path of a test's name, without its "SUITE :: ". */
+static const char *path_of(const char *full)
 {
-	const struct named *a = x, *b = y;
-	int c = strcmp(a->path, b->path);
-
-	if (!c)
-		c = strcmp(a->full, b->full);
-	return c ? c : (a->i > b->i) - (a->i < b->i);
+	const char *sep = strstr(full, " :: ");
+	return sep ? sep + 4 : full;
 }
 
 /* Which tests keep their suite in their name (KEEP[i]): those whose path
  * another suite's test of the file has too ("s1 :: x.test", "s2 ::
- * x.test"); the same name twice is an error. */
+ * x.test"); the same name twice is an error.  By a hash table of the
+ * paths (positions plus 1), linear in the tests. */
 static int suites(const struct ti_ab_input *in, const struct ti_jsonread_value *tests, bool *keep,
 		  struct ti_ab_error *err)
 {
-	struct named *v = malloc(tests->n * sizeof *v);
+	size_t ns = 16, *slot;
+	const char **names = malloc(tests->n * sizeof *names);
 	int rc = 0;
 
-	if (!v)
+	while (ns < 2 * tests->n)
+		ns *= 2;
+	if (!names || !(slot = calloc(ns, sizeof *slot))) {
+		free(names);
 		return -ENOMEM;
-	for (size_t i = 0; i < tests->n; i++) {
+	}
+	for (size_t i = 0; rc == 0 && i < tests->n; i++) {
 		const struct ti_jsonread_value *t = &tests->items[i];
 		const struct ti_jsonread_value *nm = ti_jsonread_get(t, "name");
-		if (!nm || nm->type != TI_JSONREAD_STRING) {
-			free(v);
-			return ti_ab_read_error(err, in->path, t->line, "test without a \"name\" string");
-		}
-		const char *sep = strstr(nm->str, " :: ");
-		v[i] = (struct named){ nm->str, sep ? sep + 4 : nm->str, i, t->line };
 		keep[i] = false;
+		if (!nm || nm->type != TI_JSONREAD_STRING) {
+			rc = ti_ab_read_error(err, in->path, t->line, "test without a \"name\" string");
+			break;
+		}
+		names[i] = nm->str;
+		const char *path = path_of(nm->str);
+		size_t k = (size_t)ti_ab_read_hash(path) & (ns - 1);
+		for (; slot[k]; k = (k + 1) & (ns - 1)) {
+			const struct ti_jsonread_value *o = &tests->items[slot[k] - 1];
+			const char *of = names[slot[k] - 1];
+			if (strcmp(path_of(of), path) != 0)
+				continue;
+			if (strcmp(of, nm->str) == 0)
+				rc = ti_ab_read_error(err, in->path, t->line,
+						      "%s: a second test of this name (the first is line %d)",
+						      nm->str, o->line);
+			keep[i] = keep[slot[k] - 1] = true;
+		}
+		/* Every test with this path is in the table: keep marks them all. */
+		slot[k] = i + 1;
 	}
-	qsort(v, tests->n, sizeof *v, cmp_named);
-	for (size_t i = 1; rc == 0 && i < tests->n; i++) {
-		if (strcmp(v[i].path, v[i - 1].path) != 0)
-			continue;
-		if (strcmp(v[i].full, v[i - 1].full) == 0)
-			rc = ti_ab_read_error(err, in->path, v[i].line,
-					      "%s: a second test of this name (the first is line %d)",
-					      v[i].full, v[i - 1].line);
-		keep[v[i].i] = keep[v[i - 1].i] = true;
-	}
-	free(v);
+	free(slot);
+	free(names);
 	return rc;
 }
 

@@ -114,7 +114,7 @@ void ti_ab_sort(struct ti_ab_set *set);
  * only takes the name of the benchmark of the other side whose last path
  * component it is, when that benchmark is the only one there with that
  * component and is itself on that side only; distinct paths (two suites'
- * x) are never merged.  Sorts both sets.  Returns the number of
+ * x) are never merged.  Sorts both sets when it renames any.  Returns the number of
  * benchmarks renamed, or -ENOMEM. */
 int ti_ab_align(struct ti_ab_set *a, struct ti_ab_set *b);
 
