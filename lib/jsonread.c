@@ -419,3 +419,10 @@ const char *ti_jsonread_type_name(enum ti_jsonread_type t)
 					     "string", "array", "object" };
 	return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
+
+const char *ti_jsonread_a_type(enum ti_jsonread_type t)
+{
+	static const char *const names[] = { "null", "false", "true", "a number",
+					     "a string", "an array", "an object" };
+	return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
+}

@@ -50,5 +50,8 @@ const struct ti_jsonread_value *ti_jsonread_get(const struct ti_jsonread_value *
 
 /* Name of a type for messages: "null", "number", "object", ... */
 const char *ti_jsonread_type_name(enum ti_jsonread_type t);
+/* The same with its article, for "is ... , not a number": "a number",
+ * "an array", "an object", "null". */
+const char *ti_jsonread_a_type(enum ti_jsonread_type t);
 
 #endif

@@ -116,11 +116,11 @@ EXTRA_DIST += tests/reliability-summary.sh tests/reliability-nofile.sh \
 # timeit-compare: end-to-end tests on generated and hand-written results.
 check_PROGRAMS += tests/compare-gen
 TESTS += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.sh tests/compare-scale.sh \
-	tests/compare-readers.sh tests/compare-read-scale.sh \
+	tests/compare-readers.sh tests/compare-read-scale.sh tests/compare-report-edges.sh \
 	tests/compare-loop-order.sh \
 	tests/compare-svg.sh tests/compare-cli.sh
 EXTRA_DIST += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.sh tests/compare-scale.sh \
-	tests/compare-readers.sh tests/compare-read-scale.sh \
+	tests/compare-readers.sh tests/compare-read-scale.sh tests/compare-report-edges.sh \
 	tests/compare-loop-order.sh \
 	tests/compare-svg.sh tests/compare-cli.sh
 

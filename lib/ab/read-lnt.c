@@ -125,8 +125,8 @@ static int entries_v1(const struct ti_ab_input *in, struct entries *l, struct ti
 	int rc;
 
 	if (tests->type != TI_JSONREAD_ARRAY)
-		return ti_ab_read_error(err, in->path, tests->line, "\"Tests\" is a %s, not an array",
-					ti_jsonread_type_name(tests->type));
+		return ti_ab_read_error(err, in->path, tests->line, "\"Tests\" is %s, not an array",
+					ti_jsonread_a_type(tests->type));
 	if (tests->n == 0)
 		return ti_ab_read_error(err, in->path, tests->line, "no tests");
 	for (size_t i = 0; i < tests->n; i++) {

@@ -158,6 +158,10 @@ int ti_ab_read_add_run(struct ti_ab_set *set, const char *name, struct ti_ab_sam
 			return -ENOMEM;
 	} else if (isnan(s.value)) {
 		b->lacking++;
+	} else if (s.value == 0) {
+		s.value = 0;	/* -0 (a JSON "-0.0") is 0: no "-0" median */
+		b->ok++;
+		b->flagged += s.flags != 0;
 	} else {
 		b->ok++;
 		b->flagged += s.flags != 0;
@@ -599,9 +603,8 @@ int ti_ab_read_add_values(struct ti_ab_set *set, const struct ti_ab_input *in, c
 
 	s.round = TI_AB_ROUND(in->pos, 0);
 	if (v && v->type != TI_JSONREAD_NUMBER && v->type != TI_JSONREAD_ARRAY)
-		return ti_ab_read_error(err, in->path, v->line, "%s: metric is %s %s, not a number",
-					name, v->type == TI_JSONREAD_ARRAY || v->type == TI_JSONREAD_OBJECT
-						      ? "an" : "a", ti_jsonread_type_name(v->type));
+		return ti_ab_read_error(err, in->path, v->line, "%s: metric is %s, not a number",
+					name, ti_jsonread_a_type(v->type));
 	if (v && v->type == TI_JSONREAD_NUMBER && (rc = add_number(set, in, name, s, v, err)) < 0)
 		return rc;
 	if (v && v->type == TI_JSONREAD_NUMBER)
@@ -609,9 +612,8 @@ int ti_ab_read_add_values(struct ti_ab_set *set, const struct ti_ab_input *in, c
 	for (size_t i = 0; v && v->type == TI_JSONREAD_ARRAY && i < v->n; i++) {
 		const struct ti_jsonread_value *x = &v->items[i];
 		if (x->type != TI_JSONREAD_NUMBER)
-			return ti_ab_read_error(err, in->path, x->line, "%s: sample is %s %s, not a number",
-						name, x->type == TI_JSONREAD_ARRAY || x->type == TI_JSONREAD_OBJECT
-						      ? "an" : "a", ti_jsonread_type_name(x->type));
+			return ti_ab_read_error(err, in->path, x->line, "%s: sample is %s, not a number",
+						name, ti_jsonread_a_type(x->type));
 		s.round = TI_AB_ROUND(in->pos, i + 1);
 		if (paired && failing(&status->items[i])) {
 			struct ti_ab_sample f = s;
@@ -657,8 +659,8 @@ const struct ti_jsonread_value *ti_ab_read_tests(const struct ti_ab_input *in,
 	const struct ti_jsonread_value *tests = ti_jsonread_get(in->top, "tests");
 
 	if (tests->type != TI_JSONREAD_ARRAY)
-		*rc = ti_ab_read_error(err, in->path, tests->line, "\"tests\" is a %s, not an array",
-				       ti_jsonread_type_name(tests->type));
+		*rc = ti_ab_read_error(err, in->path, tests->line, "\"tests\" is %s, not an array",
+				       ti_jsonread_a_type(tests->type));
 	else if (tests->n == 0)
 		*rc = ti_ab_read_error(err, in->path, tests->line, "no tests");
 	else
