@@ -59,9 +59,8 @@ a time unless LIT_ARGUMENTS say otherwise.
 Exit status: timeit-compare's on the final table (0 no significant regression,
 1 a significant regression); 2 on a usage error or when lit or timeit-compare
 fails; 130 when interrupted.  See timeit-ab(1).
-
-Report bugs to: $bugreport
 EOF
+	[ -z "$bugreport" ] || printf '\nReport bugs to: %s\n' "$bugreport"
 }
 
 die() {

@@ -89,9 +89,8 @@ fails (no perf); 1 on a usage error.
 
 Environment: TIMEIT_OPTIONS, options read before the command line's;
 TIMEIT_PERF, the perf program.  See timeit-perf(1).
-
-Report bugs to: $bugreport
 EOF
+	[ -z "$bugreport" ] || printf '\nReport bugs to: %s\n' "$bugreport"
 }
 
 # from: "TIMEIT_OPTIONS: " while the word being parsed came from it.

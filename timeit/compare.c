@@ -99,8 +99,9 @@ static void usage(FILE *f)
 		   "says why), changed (-m hash), missing, failed.\n"
 		   "Exit status: 0 no regression, 1 a regression (with --strict also a failed run,\n"
 		   "a benchmark B lost, or nothing compared), 2 usage or input error (not 1: that\n"
-		   "means a regression to a CI gate).  See timeit-compare(1).\n\n"
-		   "Report bugs to: %s\n", PACKAGE_BUGREPORT);
+		   "means a regression to a CI gate).  See timeit-compare(1).\n");
+	if (TI_BUG_URL[0])
+		fprintf(f, "\nReport bugs to: %s\n", TI_BUG_URL);
 }
 
 /* stdout after --help or --version: a write that failed is an error, as

@@ -175,8 +175,9 @@ void ti_options_usage(FILE *f)
 		   "be set up (a redirect, --chdir, --cpu) or timeit itself fails; 1 on a usage\n"
 		   "error or a --summary or --json path that cannot be written.\n\n"
 		   "Environment: TIMEIT_OPTIONS, options read before the command line's (for\n"
-		   "the runs lit or CMake start).  See timeit(1).\n\n"
-		   "Report bugs to: %s\n", PACKAGE_BUGREPORT);
+		   "the runs lit or CMake start).  See timeit(1).\n");
+	if (TI_BUG_URL[0])
+		fprintf(f, "\nReport bugs to: %s\n", TI_BUG_URL);
 }
 
 static bool number(const char *opt, const char *s, uint64_t *v, char *msg, size_t len)
