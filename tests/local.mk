@@ -5,7 +5,11 @@
 TEST_EXTENSIONS = .sh
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 SH_LOG_DRIVER = $(SHELL) $(top_srcdir)/build-aux/test-driver
+# The bundled suite, as a make-based suite does, takes CFLAGS, CPPFLAGS,
+# LDFLAGS and LIBS from the environment: a packager's (dpkg-buildflags
+# exports -Wl,-z,relro ...) are not what the tests give it.
 AM_TESTS_ENVIRONMENT = \
+	unset CFLAGS CPPFLAGS LDFLAGS LIBS || :; \
 	TIMEIT='$(abs_top_builddir)/timeit/timeit'; export TIMEIT; \
 	AUX='$(abs_top_builddir)/tests/timeit-aux'; export AUX; \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
