@@ -25,6 +25,7 @@ struct ti_jsonread_value {
 	size_t n;		/* ARRAY / OBJECT: number of members */
 	struct ti_jsonread_value *items;	/* ARRAY / OBJECT members, in order */
 	char **keys;		/* OBJECT: keys[i] names items[i] */
+	void *arena;		/* the top level value: the memory of the tree */
 };
 
 struct ti_jsonread_error {
@@ -40,7 +41,8 @@ struct ti_jsonread_error {
 int ti_jsonread_parse(const char *text, size_t len, struct ti_jsonread_value *out,
 		      struct ti_jsonread_error *err);
 
-/* Free everything V owns (not V itself). */
+/* Free the tree of V, a value ti_jsonread_parse filled (not V itself):
+ * its members go with it. */
 void ti_jsonread_free(struct ti_jsonread_value *v);
 
 /* The member KEY of object V (the last one if repeated), or NULL when V is

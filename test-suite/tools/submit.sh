@@ -126,10 +126,10 @@ command -v curl > /dev/null 2>&1 || {
 	exit 1
 }
 answer=${LNT_ANSWER:-}
-[ -n "$answer" ] && [ -x "$answer" ] || {
+if [ -z "$answer" ] || [ ! -x "$answer" ]; then
 	echo "$me: LNT_ANSWER=$answer: not the program that reads LNT's answer (make submit builds it)" >&2
 	exit 2
-}
+fi
 
 body=$(mktemp "${TMPDIR:-/tmp}/submit.XXXXXX") || exit 1
 trap 'rm -f "$body"; [ -z "$strip_dir" ] || rm -rf "$strip_dir"' EXIT
