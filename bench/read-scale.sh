@@ -4,7 +4,7 @@
 # x 6 rounds a side, lit -o JSON and LNT report JSON (format 2), for each
 # N given (default 5000 20000 100000): wall and CPU time, the load
 # average.  The figures of docs/BENCHMARKS.md ("Reading at scale").
-#   TIMEIT=timeit TIMEIT_COMPARE=timeit-compare bench/read-scale.sh [N...]
+#   TIMEIT=timeit TIMEIT_COMPARE=timeit-compare [READ_FORMATS="lit lnt"] bench/read-scale.sh [N...]
 set -eu
 : "${TIMEIT:?TIMEIT must name timeit}" "${TIMEIT_COMPARE:?TIMEIT_COMPARE must name timeit-compare}"
 [ "$#" -gt 0 ] || set -- 5000 20000 100000
@@ -31,7 +31,7 @@ gen() {
 }
 
 for n do
-	for fmt in lit lnt; do
+	for fmt in ${READ_FORMATS:-lit lnt}; do
 		args=
 		for r in 1 2 3 4 5 6; do
 			gen $fmt "$n" "$r" >"$dir/$fmt-a$r.json"
