@@ -81,10 +81,10 @@ static void usage(FILE *f)
 		"Exit status: timeit-compare's on the final table (0 no significant regression,\n"
 		"1 a significant regression); 2 on a usage error, when lit or timeit-compare\n"
 		"fails, or when every test of a round failed on a side; 130 when interrupted.\n"
-		"See timeit-ab(1).\n"
-		"\n"
-		"Report bugs to: %s\n",
-		prog, prog, prog, PACKAGE_BUGREPORT);
+		"See timeit-ab(1).\n",
+		prog, prog, prog);
+	if (TI_BUG_URL[0])
+		fprintf(f, "\nReport bugs to: %s\n", TI_BUG_URL);
 }
 
 __attribute__((format(printf, 1, 2), noreturn))

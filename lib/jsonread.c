@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +15,65 @@
 /* Deep enough for any result file; bounds the recursion on hostile input. */
 #define MAX_DEPTH 200
 
+/* Every string and array of a tree comes from one arena, freed at once:
+ * a report of 100 000 tests is a million small blocks, and malloc and
+ * free of each were a third of reading it. */
+struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	max_align_t data[];
+};
+
 struct parser {
 	const char *p, *end, *line_start;
 	int line;
 	int depth;
 	struct ti_jsonread_error *err;
 	bool nomem;
+	struct chunk *arena;
 };
+
+/* Below malloc's usual mmap threshold (128 KiB): the heap keeps the memory
+ * of one file's tree for the next one's. */
+#define CHUNK (64 * 1024)
+
+/* N bytes from the arena, aligned for any type; NULL when memory runs out. */
+static void *alloc(struct parser *ps, size_t n)
+{
+	struct chunk *c = ps->arena;
+	size_t a = sizeof(max_align_t), need = (n + a - 1) / a * a;
+
+	if (!c || c->cap - c->used < need) {
+		size_t cap = need > CHUNK / 4 ? need : CHUNK;
+		if (!(c = malloc(sizeof *c + cap))) {
+			ps->nomem = true;
+			return NULL;
+		}
+		c->used = 0;
+		c->cap = cap;
+		/* A block of its own goes behind the current chunk, which keeps
+		 * its room. */
+		if (cap != CHUNK && ps->arena) {
+			c->next = ps->arena->next;
+			ps->arena->next = c;
+		} else {
+			c->next = ps->arena;
+			ps->arena = c;
+		}
+	}
+	void *r = (char *)c->data + c->used;
+	c->used += need;
+	return r;
+}
+
+static void arena_free(struct chunk *c)
+{
+	while (c) {
+		struct chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+}
 
 static int fail(struct parser *ps, const char *what)
 {
@@ -96,7 +149,7 @@ static size_t utf8(unsigned cp, char *o)
 	return 4;
 }
 
-/* A string starting at the opening quote; the result is malloc'd.  Escapes
+/* A string starting at the opening quote, in the arena.  Escapes
  * never lengthen the text, so the raw length bounds the decoded one. */
 static int parse_string(struct parser *ps, char **out)
 {
@@ -114,15 +167,12 @@ static int parse_string(struct parser *ps, char **out)
 		return fail(ps, "unterminated string");
 	}
 	cap = (size_t)(ps->p - s) + 1;
-	if (!(o = malloc(cap))) {
-		ps->nomem = true;
+	if (!(o = alloc(ps, cap)))
 		return -ENOMEM;
-	}
 	w = o;
 	for (const char *q = s; q < ps->p; q++) {
 		unsigned char c = (unsigned char)*q;
 		if (c < 0x20) {
-			free(o);
 			ps->p = q;
 			return fail(ps, "control character in string");
 		}
@@ -142,7 +192,6 @@ static int parse_string(struct parser *ps, char **out)
 		case 'u': {
 			unsigned cp, lo;
 			if (ps->p - q < 5 || hex4(q + 1, &cp) < 0) {
-				free(o);
 				ps->p = q;
 				return fail(ps, "bad \\u escape");
 			}
@@ -157,7 +206,6 @@ static int parse_string(struct parser *ps, char **out)
 			break;
 		}
 		default:
-			free(o);
 			ps->p = q;
 			return fail(ps, "bad escape in string");
 		}
@@ -218,22 +266,54 @@ static int parse_number(struct parser *ps, double *out)
 	return 0;
 }
 
+/* NaN, Infinity and -Infinity: not JSON (RFC 8259 section 6 has no
+ * form for them), but Python's json module writes them by default
+ * (allow_nan=True), and so does lit -o for a metric that is not a
+ * number.  Read as the values they name; callers decide what a
+ * non-finite number means. */
+static int non_finite(struct parser *ps, double *out)
+{
+	const char *s = ps->p;
+
+	if (literal(ps, "NaN"))
+		*out = NAN;
+	else if (literal(ps, "Infinity"))
+		*out = INFINITY;
+	else if (literal(ps, "-Infinity"))
+		*out = -INFINITY;
+	else
+		return fail(ps, "unexpected character");
+	/* "NaNa", "Infinityx": not a literal followed by a delimiter. */
+	if (ps->p < ps->end && ((*ps->p >= 'a' && *ps->p <= 'z') || (*ps->p >= 'A' && *ps->p <= 'Z') ||
+				(*ps->p >= '0' && *ps->p <= '9'))) {
+		ps->p = s;
+		return fail(ps, "unexpected character");
+	}
+	return 0;
+}
+
 static int parse_value(struct parser *ps, struct ti_jsonread_value *v);
 
 /* Append a zeroed member to V; returns it or NULL when memory runs out. */
 static struct ti_jsonread_value *add_item(struct parser *ps, struct ti_jsonread_value *v,
 					  size_t *cap, char *key)
 {
+	/* Doubling in the arena: the copies left behind add up to less than
+	 * the final array. */
 	if (v->n == *cap) {
 		size_t nc = *cap ? *cap * 2 : 4;
-		struct ti_jsonread_value *it = realloc(v->items, nc * sizeof *it);
+		struct ti_jsonread_value *it = alloc(ps, nc * sizeof *it);
 		if (!it)
-			goto nomem;
+			return NULL;
+		if (v->n)
+			memcpy(it, v->items, v->n * sizeof *it);
 		v->items = it;
 		if (v->type == TI_JSONREAD_OBJECT) {
-			char **k = realloc(v->keys, nc * sizeof *k);
+			char **k = alloc(ps, nc * sizeof *k);
 			if (!k)
-				goto nomem;
+				return NULL;
+			if (v->n)
+				memcpy(k, v->keys, v->n * sizeof *k);
 			v->keys = k;
 		}
 		*cap = nc;
@@ -242,10 +322,6 @@ static struct ti_jsonread_value *add_item(struct parser *ps, struct ti_jsonread_
 	if (v->type == TI_JSONREAD_OBJECT)
 		v->keys[v->n] = key;
 	return &v->items[v->n++];
-nomem:
-	free(key);
-	ps->nomem = true;
-	return NULL;
 }
 
 static int parse_container(struct parser *ps, struct ti_jsonread_value *v, char close)
@@ -273,10 +349,8 @@ static int parse_container(struct parser *ps, struct ti_jsonread_value *v, char 
 			if ((rc = parse_string(ps, &key)) < 0)
 				return rc;
 			skip_ws(ps);
-			if (ps->p >= ps->end || *ps->p != ':') {
-				free(key);
+			if (ps->p >= ps->end || *ps->p != ':')
 				return fail(ps, "expected ':'");
-			}
 			ps->p++;
 		}
 		if (!(item = add_item(ps, v, &cap, key)))
@@ -322,7 +396,15 @@ static int parse_value(struct parser *ps, struct ti_jsonread_value *v)
 	case 'n':
 		v->type = TI_JSONREAD_NULL;
 		return literal(ps, "null") ? 0 : fail(ps, "unexpected character");
+	case 'N':
+	case 'I':
+		v->type = TI_JSONREAD_NUMBER;
+		return non_finite(ps, &v->num);
 	default:
+		if (*ps->p == '-' && ps->end - ps->p > 1 && ps->p[1] == 'I') {
+			v->type = TI_JSONREAD_NUMBER;
+			return non_finite(ps, &v->num);
+		}
 		if (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9')) {
 			v->type = TI_JSONREAD_NUMBER;
 			return parse_number(ps, &v->num);
@@ -334,7 +416,7 @@ static int parse_value(struct parser *ps, struct ti_jsonread_value *v)
 int ti_jsonread_parse(const char *text, size_t len, struct ti_jsonread_value *out,
 		      struct ti_jsonread_error *err)
 {
-	struct parser ps = { text, text + len, text, 1, 0, err, false };
+	struct parser ps = { text, text + len, text, 1, 0, err, false, NULL };
 	int rc;
 
 	memset(out, 0, sizeof *out);
@@ -345,27 +427,18 @@ int ti_jsonread_parse(const char *text, size_t len, struct ti_jsonread_value *ou
 			rc = fail(&ps, "trailing text after the value");
 	}
 	if (rc < 0) {
-		ti_jsonread_free(out);
+		arena_free(ps.arena);
 		memset(out, 0, sizeof *out);
 		return ps.nomem ? -ENOMEM : rc;
 	}
+	out->arena = ps.arena;
 	return 0;
 }
 
 void ti_jsonread_free(struct ti_jsonread_value *v)
 {
-	free(v->str);
-	for (size_t i = 0; i < v->n; i++) {
-		ti_jsonread_free(&v->items[i]);
-		if (v->keys)
-			free(v->keys[i]);
-	}
-	free(v->items);
-	free(v->keys);
-	v->str = NULL;
-	v->items = NULL;
-	v->keys = NULL;
-	v->n = 0;
+	arena_free(v->arena);
+	memset(v, 0, sizeof *v);
 }
 
 const struct ti_jsonread_value *ti_jsonread_get(const struct ti_jsonread_value *v,
@@ -383,5 +456,12 @@ const char *ti_jsonread_type_name(enum ti_jsonread_type t)
 {
 	static const char *const names[] = { "null", "false", "true", "number",
 					     "string", "array", "object" };
+	return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
+}
+
+const char *ti_jsonread_a_type(enum ti_jsonread_type t)
+{
+	static const char *const names[] = { "null", "false", "true", "a number",
+					     "a string", "an array", "an object" };
 	return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
 }

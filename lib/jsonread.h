@@ -20,11 +20,12 @@ enum ti_jsonread_type {
 struct ti_jsonread_value {
 	enum ti_jsonread_type type;
 	int line;		/* 1-based line where the value starts */
-	double num;		/* NUMBER */
+	double num;		/* NUMBER; NaN, Infinity, -Infinity read as such */
 	char *str;		/* STRING, NUL-terminated UTF-8 (embedded NULs cut it short) */
 	size_t n;		/* ARRAY / OBJECT: number of members */
 	struct ti_jsonread_value *items;	/* ARRAY / OBJECT members, in order */
 	char **keys;		/* OBJECT: keys[i] names items[i] */
+	void *arena;		/* the top level value: the memory of the tree */
 };
 
 struct ti_jsonread_error {
@@ -33,12 +34,15 @@ struct ti_jsonread_error {
 };
 
 /* Parse the LEN bytes at TEXT as one JSON value into *OUT (free with
- * ti_jsonread_free).  Returns 0, -EINVAL with ERR filled in for malformed
+ * ti_jsonread_free).  Beyond RFC 8259, the words NaN, Infinity and
+ * -Infinity are numbers, as Python's json module writes them; a number
+ * literal beyond a double's range is an error.  Returns 0, -EINVAL with ERR filled in for malformed
  * input, or -ENOMEM. */
 int ti_jsonread_parse(const char *text, size_t len, struct ti_jsonread_value *out,
 		      struct ti_jsonread_error *err);
 
-/* Free everything V owns (not V itself). */
+/* Free the tree of V, a value ti_jsonread_parse filled (not V itself):
+ * its members go with it. */
 void ti_jsonread_free(struct ti_jsonread_value *v);
 
 /* The member KEY of object V (the last one if repeated), or NULL when V is
@@ -48,5 +52,8 @@ const struct ti_jsonread_value *ti_jsonread_get(const struct ti_jsonread_value *
 
 /* Name of a type for messages: "null", "number", "object", ... */
 const char *ti_jsonread_type_name(enum ti_jsonread_type t);
+/* The same with its article, for "is ... , not a number": "a number",
+ * "an array", "an object", "null". */
+const char *ti_jsonread_a_type(enum ti_jsonread_type t);
 
 #endif

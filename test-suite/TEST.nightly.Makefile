@@ -19,16 +19,20 @@ report: $(ALL_SAMPLES)
 # make submit LNT_URL=http://host:8000/db_default/v4/nts/submitRun [LNT=lnt]
 # Posts the reports of the last run (O/report.json, and O/A and O/B after
 # make ab) as "lnt submit" does; fails when the server stores any of them
-# not.  Runs nothing itself.
+# not, or a report is older than its run's samples (a run that failed or
+# was stopped before its report), or the server does not answer within
+# SUBMIT_TIMEOUT seconds.  Runs nothing itself.
 LNT_URL ?=
 LNT ?=
 LNT_MERGE ?= replace
 LNT_SELECT_MACHINE ?= match
+SUBMIT_TIMEOUT ?= 120
 SUBMIT_REPORTS = $(wildcard $(O)/report.json $(O)/A/report.json $(O)/B/report.json)
-submit:
+submit: $(if $(LNT),,$(LNT_ANSWER))
 	@[ -n '$(LNT_URL)' ] || { echo 'make submit: give LNT_URL=http://HOST:PORT/db_default/v4/nts/submitRun' >&2; exit 2; }
 	@[ -n '$(SUBMIT_REPORTS)' ] || { echo 'make submit: no report under $(O): run make (or make ab) first' >&2; exit 2; }
 	@LNT='$(LNT)' LNT_MERGE='$(LNT_MERGE)' LNT_SELECT_MACHINE='$(LNT_SELECT_MACHINE)' \
+		SUBMIT_TIMEOUT='$(SUBMIT_TIMEOUT)' LNT_ANSWER='$(LNT_ANSWER)' \
 		sh $(SRCDIR)/tools/submit.sh '$(LNT_URL)' $(SUBMIT_REPORTS)
 
 # --- A/B ---------------------------------------------------------------------

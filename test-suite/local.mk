@@ -8,7 +8,7 @@ suite_files = test-suite/README.md test-suite/Makefile test-suite/Makefile.confi
 	test-suite/TEST.nightly.Makefile test-suite/RunSafely.sh \
 	test-suite/tools/fpcmp.c test-suite/tools/report.sh test-suite/tools/ab.sh \
 	test-suite/tools/jsoncheck.awk test-suite/tools/clean.sh test-suite/tools/submit.sh \
-	test-suite/tools/revisions.sh
+	test-suite/tools/revisions.sh test-suite/tools/lnt-answer.c
 suite_files += test-suite/SingleSource/Benchmarks/bench.mk \
 	test-suite/SingleSource/Benchmarks/exprparse.c \
 	test-suite/SingleSource/Benchmarks/exprparse.reference_output \
@@ -71,6 +71,9 @@ nobase_dist_suite_DATA = $(suite_files)
 pkglibexec_PROGRAMS += test-suite/tools/fpcmp
 test_suite_tools_fpcmp_SOURCES = test-suite/tools/fpcmp.c
 test_suite_tools_fpcmp_LDADD = $(MATH_LIBS)
+pkglibexec_PROGRAMS += test-suite/tools/lnt-answer
+test_suite_tools_lnt_answer_SOURCES = test-suite/tools/lnt-answer.c
+test_suite_tools_lnt_answer_LDADD = lib/libtimeit.a $(MATH_LIBS)
 install-data-hook: install-suite-config
 uninstall-hook: uninstall-suite-config
 .PHONY: install-suite-config uninstall-suite-config
@@ -79,6 +82,7 @@ install-suite-config:
 	{ echo '# Written by make install: this is an installed copy of the suite.'; \
 	  echo 'SUITE_INSTALLED := yes'; \
 	  echo 'FPCMP_PREBUILT := $(pkglibexecdir)/fpcmp'; \
+	  echo 'LNT_ANSWER_PREBUILT := $(pkglibexecdir)/lnt-answer'; \
 	  echo 'TIMEIT ?= $(bindir)/timeit'; \
 	  echo 'TIMEIT_COMPARE ?= $(bindir)/timeit-compare'; \
 	  echo 'TIMEIT_AB ?= $(bindir)/timeit-ab'; } \

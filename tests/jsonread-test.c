@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "jsonread.h"
@@ -36,6 +37,14 @@ int main(void)
 		{ __LINE__, "[1e308, -1e-999]", 0, 0 },
 		{ __LINE__, "[1,\n 1e999]", 2, 2 },
 		{ __LINE__, "[-1e999]", 1, 2 },
+		/* Python's json writes these (allow_nan), and so lit -o. */
+		{ __LINE__, "[NaN, Infinity, -Infinity]", 0, 0 },
+		{ __LINE__, "{\"a\": NaN}", 0, 0 },
+		{ __LINE__, "[nan]", 1, 2 },
+		{ __LINE__, "[Inf]", 1, 2 },
+		{ __LINE__, "[NaNa]", 1, 2 },
+		{ __LINE__, "[-Infinit]", 1, 2 },
+		{ __LINE__, "[+Infinity]", 1, 2 },
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -68,6 +77,13 @@ int main(void)
 	       "escapes, \\u and surrogate pairs decode to UTF-8");
 	TAP_OK(ti_jsonread_get(&v, "missing") == NULL && ti_jsonread_get(n, "x") == NULL,
 	       "absent keys and non-objects give NULL");
+	ti_jsonread_free(&v);
+
+	const char *nf = "[NaN, Infinity, -Infinity]";
+	TAP_OK(ti_jsonread_parse(nf, strlen(nf), &v, &e) == 0 && v.n == 3 &&
+	       v.items[0].type == TI_JSONREAD_NUMBER && isnan(v.items[0].num) &&
+	       isinf(v.items[1].num) && v.items[1].num > 0 && isinf(v.items[2].num) &&
+	       v.items[2].num < 0, "NaN, Infinity and -Infinity are the numbers they name");
 	ti_jsonread_free(&v);
 	return tap_done();
 }

@@ -21,10 +21,14 @@ test, a list metric's values one per sample, a single value (a hash, a
 code size) on the test's first sample, null fields left out; an unknown
 machine is HTTP 404 {"msg": ...}.
 
-usage: lnt-server.py SCHEMA PORTFILE LOGDIR [--answer ok|html|500] [--max N]
+usage: lnt-server.py SCHEMA PORTFILE LOGDIR [--answer ok|html|500|hang|truncated|nested]
+                     [--max N]
        lnt-server.py SCHEMA --check REPORT
 Serves on 127.0.0.1 (a free port, written to PORTFILE) until N requests
-were answered or 60 s passed.  Each request is logged to LOGDIR/N.json:
+were answered or 60 s passed.  The answers that are not LNT's: hang
+(reads the request and sleeps 30 s), truncated (a success cut short
+before its closing brace), nested (a "success": true inside another
+member, false at the top).  Each request is logged to LOGDIR/N.json:
 method, path, headers, form fields.
 """
 import datetime
@@ -205,6 +209,21 @@ def make_handler(schema, store, logdir, answer, counter):
                            'form': form}, f, indent=1, sort_keys=True)
             if answer == 'html':
                 return self.reply(200, html='<html><body>Submit Run</body></html>')
+            if answer == 'hang':
+                # Accept, read, never answer (until the client gives up).
+                import time
+                time.sleep(30)
+                return None
+            if answer == 'truncated':
+                body = b'{"success": true, "result_url": "http://127.0.0.1/db_default/v4/nts/1"'
+                self.send_response(200)
+                self.send_header('Content-Type', 'application/json')
+                self.send_header('Content-Length', str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return None
+            if answer == 'nested':
+                return self.reply(200, {'success': False, 'detail': {'success': True}})
             if answer == '500':
                 return self.reply(500, html='<html>Internal Server Error</html>')
             parts = self.path.split('?')[0].strip('/').split('/')

@@ -5,7 +5,11 @@
 TEST_EXTENSIONS = .sh
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 SH_LOG_DRIVER = $(SHELL) $(top_srcdir)/build-aux/test-driver
+# The bundled suite, as a make-based suite does, takes CFLAGS, CPPFLAGS,
+# LDFLAGS and LIBS from the environment: a packager's (dpkg-buildflags
+# exports -Wl,-z,relro ...) are not what the tests give it.
 AM_TESTS_ENVIRONMENT = \
+	unset CFLAGS CPPFLAGS LDFLAGS LIBS || :; \
 	TIMEIT='$(abs_top_builddir)/timeit/timeit'; export TIMEIT; \
 	AUX='$(abs_top_builddir)/tests/timeit-aux'; export AUX; \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
@@ -119,9 +123,11 @@ EXTRA_DIST += tests/reliability-summary.sh tests/reliability-nofile.sh \
 # timeit-compare: end-to-end tests on generated and hand-written results.
 check_PROGRAMS += tests/compare-gen
 TESTS += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.sh tests/compare-scale.sh \
+	tests/compare-readers.sh tests/compare-read-scale.sh tests/compare-report-edges.sh \
 	tests/compare-loop-order.sh \
 	tests/compare-svg.sh tests/compare-cli.sh
 EXTRA_DIST += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.sh tests/compare-scale.sh \
+	tests/compare-readers.sh tests/compare-read-scale.sh tests/compare-report-edges.sh \
 	tests/compare-loop-order.sh \
 	tests/compare-svg.sh tests/compare-cli.sh
 

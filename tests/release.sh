@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # What a release carries: the version in NEWS, a bug-report address in
-# every program's --help, the licence in configure.ac, and a quiet build
-# (no autoconf warning, no ar warning).
+# every program's --help only when configure was given one
+# (--with-bug-url: none by default, never one that nobody owns), the
+# licence in configure.ac, and a quiet build (no autoconf warning, no ar
+# warning).
 . "$top_srcdir/tests/setup"
-: "${PACKAGE_VERSION:?}" "${PACKAGE_BUGREPORT:?}"
+: "${PACKAGE_VERSION:?}" "${PACKAGE_BUGREPORT?}"
 
 # NEWS: the newest entry is this version.
 top=$(sed -n 's/^\* \([0-9][0-9.]*\).*/\1/p' "$top_srcdir/NEWS" | sed 1q)
@@ -13,13 +15,26 @@ top=$(sed -n 's/^\* \([0-9][0-9.]*\).*/\1/p' "$top_srcdir/NEWS" | sed 1q)
 "$TIMEIT" --version | sed 1q | grep -qx "timeit $PACKAGE_VERSION" ||
 	fail "timeit --version does not say $PACKAGE_VERSION"
 
-# The bug-report address is in each program's --help.
-"$TIMEIT" --help | grep -qxF "Report bugs to: $PACKAGE_BUGREPORT" ||
-	fail "timeit --help names no bug-report address"
-"$top_builddir/perfwrap/timeit-perf" --help | grep -qxF "Report bugs to: $PACKAGE_BUGREPORT" ||
-	fail "timeit-perf --help names no bug-report address"
-"$top_builddir/abrun/timeit-ab" --help | grep -qxF "Report bugs to: $PACKAGE_BUGREPORT" ||
-	fail "timeit-ab --help names no bug-report address"
+# The bug-report address: configure's --with-bug-url, in each program's
+# --help; without it no "Report bugs" line at all.
+if grep -q -- '--with-bug-url=.' "$top_builddir/config.status"; then
+	[ -n "$PACKAGE_BUGREPORT" ] || fail "--with-bug-url was given, PACKAGE_BUGREPORT is empty"
+else
+	[ -z "$PACKAGE_BUGREPORT" ] || fail "a bug-report address nobody configured: $PACKAGE_BUGREPORT"
+fi
+for p in "$TIMEIT" "$top_builddir/timeit/timeit-compare" "$top_builddir/timeit/timeit-series" \
+	"$top_builddir/perfwrap/timeit-perf" "$top_builddir/abrun/timeit-ab"; do
+	"$p" --help > help.txt 2>&1 || true
+	if [ -n "$PACKAGE_BUGREPORT" ]; then
+		grep -qxF "Report bugs to: $PACKAGE_BUGREPORT" help.txt ||
+			fail "${p##*/} --help names no bug-report address"
+	else
+		! grep -q 'Report bugs' help.txt || fail "${p##*/} --help: $(grep 'Report bugs' help.txt)"
+	fi
+done
+# The man pages name no address (the one a packager sets is in --help).
+! grep -l 'timeit-dev\|Report bugs' "$top_srcdir"/man/*.1 ||
+	fail "a man page names a bug-report address"
 
 grep -q '^# Licence: Apache License v2.0 with LLVM Exceptions' "$top_srcdir/configure.ac" ||
 	fail "configure.ac does not state the licence"

@@ -95,6 +95,7 @@ if command -v python3 > /dev/null 2>&1 && command -v curl > /dev/null 2>&1; then
 	python3 "$top_srcdir/tests/lnt-server.py" "$schema" port logs --max 1 &
 	spid=$!
 	wait_for_file port
+	LNT_ANSWER=$top_builddir/test-suite/tools/lnt-answer; export LNT_ANSWER
 	expect_status 0 sh "$suite/tools/submit.sh" \
 		"http://127.0.0.1:$(cat port)/db_default/v4/nts/submitRun" "$j" > out 2> err
 	wait_status "$spid"

@@ -176,6 +176,41 @@ for kind in html 500; do
 	grep -q "answered HTTP [0-9]* without LNT's success" sub.err || fail "$kind: $(cat sub.err)"
 	stop_server
 done
+# A success cut short, and one nested under a failure, are no success:
+# the answer is read as JSON.
+for kind in truncated nested; do
+	start_server --answer "$kind"
+	submit LNT_URL="http://127.0.0.1:$port/db_default/v4/nts/submitRun"
+	[ "$st" -ne 0 ] || fail "an answer '$kind' counted as stored: $(cat sub.out)"
+	grep -q "answered HTTP 200 without LNT's success" sub.err || fail "$kind: $(cat sub.err)"
+	stop_server
+done
+grep -q 'not JSON' sub.err && fail "nested: $(cat sub.err)"
+# A server that takes the request and never answers: SUBMIT_TIMEOUT.
+start_server --answer hang
+t0=$(date +%s)
+submit LNT_URL="http://127.0.0.1:$port/db_default/v4/nts/submitRun" SUBMIT_TIMEOUT=2
+[ "$st" -ne 0 ] || fail "a server that never answered counted as stored"
+grep -q "no answer from .* within SUBMIT_TIMEOUT=2 s" sub.err || fail "hang: $(cat sub.err)"
+[ $(($(date +%s) - t0)) -lt 25 ] || fail "SUBMIT_TIMEOUT=2 did not bound the wait"
+stop_server
+submit LNT_URL="$url" SUBMIT_TIMEOUT=soon
+[ "$st" -eq 2 ] || fail "SUBMIT_TIMEOUT=soon: status $st"
+grep -q 'SUBMIT_TIMEOUT=soon: expected a positive number of seconds' sub.err || fail "$(cat sub.err)"
+# A report older than its run's samples (a run stopped before its
+# report) is refused, nothing posted.
+touch -t 200001010000 "$j"
+submit LNT_URL="$url"
+[ "$st" -ne 0 ] || fail "a stale report was posted"
+grep -q "older than its run's results" sub.err || fail "stale report: $(cat sub.err)"
+touch "$j"
+# A run removes the report it will rewrite before its first sample.
+[ -f "$o/report.json" ] || fail "no report to remove"
+cp "$j" saved.json
+run_suite BENCHMARKS=tak RUNTIMELIMIT=77 run > run.out 2>&1 || fail "make run: $(cat run.out)"
+[ ! -f "$j" ] && [ ! -f "$o/report.csv" ] || fail "a run left the earlier run's report"
+cp saved.json "$j"
+
 # Nobody listening (the last server's port is closed now).
 submit LNT_URL="http://127.0.0.1:$port/db_default/v4/nts/submitRun"
 [ "$st" -ne 0 ] || fail "a submission to a closed port succeeded"

@@ -101,8 +101,9 @@ static void usage(FILE *f)
 		   "says why), changed (-m hash), missing, failed.\n"
 		   "Exit status: 0 no regression, 1 a regression (with --strict also a failed run,\n"
 		   "a benchmark B lost, or nothing compared), 2 usage or input error (not 1: that\n"
-		   "means a regression to a CI gate).  See timeit-compare(1).\n\n"
-		   "Report bugs to: %s\n", PACKAGE_BUGREPORT);
+		   "means a regression to a CI gate).  See timeit-compare(1).\n");
+	if (TI_BUG_URL[0])
+		fprintf(f, "\nReport bugs to: %s\n", TI_BUG_URL);
 }
 
 /* stdout after --help or --version: a write that failed is an error, as
@@ -490,6 +491,11 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &c);
 	load_side(&sa, c.a, c.na, c.ab.metric, "A");
 	load_side(&sb, c.b, c.nb, c.ab.metric, "B");
+	/* A results directory's tak is its report's SingleSource/.../tak. */
+	if (ti_ab_align(&sa, &sb) < 0) {
+		fprintf(stderr, "timeit-compare: %s\n", strerror(ENOMEM));
+		return EXIT_ERROR;
+	}
 	if (c.floor_a) {
 		load_side(&fa, &c.floor_a, 1, c.ab.metric, "noise floor A1");
 		load_side(&fb, &c.floor_b, 1, c.ab.metric, "noise floor A2");

@@ -208,7 +208,9 @@ void ti_options_usage_prog(enum ti_program prog, FILE *f)
 		fprintf(f, "  %-*s ", USAGE_LEFT, left);
 		usage_help(f, o->help);
 	}
-	fprintf(f, "\n%s\nReport bugs to: %s\n", usage_tail[prog], PACKAGE_BUGREPORT);
+	fprintf(f, "\n%s", usage_tail[prog]);
+	if (TI_BUG_URL[0])
+		fprintf(f, "\nReport bugs to: %s\n", TI_BUG_URL);
 }
 
 void ti_options_usage(FILE *f)

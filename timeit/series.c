@@ -81,8 +81,8 @@ static void usage(FILE *f)
 	fprintf(f, "\nExit status: 0 no regression starts in the window, 1 a regression beyond\n"
 		   "the gate (of code, not the machine) starts there, 2 usage or input error.\n"
 		   "See timeit-series(1).\n");
-	if (PACKAGE_BUGREPORT[0])
-		fprintf(f, "\nReport bugs to: %s\n", PACKAGE_BUGREPORT);
+	if (TI_BUG_URL[0])
+		fprintf(f, "\nReport bugs to: %s\n", TI_BUG_URL);
 }
 
 __attribute__((format(printf, 1, 2), noreturn))

@@ -57,6 +57,9 @@ int ti_ab_read_sys_error(struct ti_ab_error *err, const char *path, int e);
 int ti_ab_read_negative(struct ti_ab_error *err, const char *path, int line,
 			const char *name, const char *key, double v);
 
+/* The hash of a name, for the tables of the readers. */
+uint64_t ti_ab_read_hash(const char *s);
+
 /* A run with nothing known yet: every value NAN, round 0, clean. */
 struct ti_ab_sample ti_ab_read_sample(void);
 
@@ -71,12 +74,25 @@ int ti_ab_read_add_geometry(struct ti_ab_set *set, const char *name, const char 
  * unless KIND says otherwise).  Returns 0 or -ENOMEM. */
 int ti_ab_read_add_hash(struct ti_ab_set *set, const char *name, const char *hash,
 			enum ti_ab_hash_kind kind);
-/* A metric value that may be a number or a list of numbers: one run per
- * number (none: one run lacking the metric), in round IN->pos with sample
- * numbers from 1 for a list, 0 for a number.  Returns the runs added or an
- * error. */
+/* The one rule of every reader for a benchmark's runs: the passing runs'
+ * values are samples, each failed run is counted.  V: a number or a list
+ * of numbers (none: one run lacking the metric), in round IN->pos with
+ * sample numbers from 1 for a list, 0 for a number; STATUS: NULL (every
+ * run passed), one status or a list of them (0 or "PASS" a pass), a list
+ * as long as V's one per sample, else the failed runs beyond V's passing
+ * ones.  Returns the runs added or an error. */
 int ti_ab_read_add_values(struct ti_ab_set *set, const struct ti_ab_input *in, const char *name,
-			  const struct ti_jsonread_value *v, struct ti_ab_error *err);
+			  const struct ti_jsonread_value *v, const struct ti_jsonread_value *status,
+			  struct ti_ab_error *err);
+/* How many runs STATUS says failed (0 or "PASS" a pass): each failing
+ * entry of a list, one for a failing single status, 0 for NULL. */
+size_t ti_ab_read_failures(const struct ti_jsonread_value *status);
+/* V is a number that is NaN or infinite (jsonread reads Python's forms). */
+bool ti_ab_read_nonfinite(const struct ti_jsonread_value *v);
+/* Record run S of NAME as failed because its metric KEY is V, not a
+ * finite number, the failure naming PATH and the value.  0 or -ENOMEM. */
+int ti_ab_read_add_nonfinite(struct ti_ab_set *set, const char *path, const char *name,
+			     struct ti_ab_sample s, const char *key, double v);
 
 /* The cache geometry and cost weights of valgrind-est-cycles: I1, D1 and
  * LL size, associativity and line, then the L1, LL and mispredict weights; as one

@@ -55,6 +55,7 @@ struct entry {
 	const char *metric;	/* LNT's name */
 	const struct ti_jsonread_value *v;
 	int line;
+	bool done;		/* its test has been read */
 };
 
 struct entries {
@@ -78,6 +79,7 @@ static int push(struct entries *l, const char *name, size_t namelen, const char 
 	l->e[l->n].metric = metric;
 	l->e[l->n].v = v;
 	l->e[l->n].line = line;
+	l->e[l->n].done = false;
 	l->n++;
 	return 0;
 }
@@ -123,8 +125,8 @@ static int entries_v1(const struct ti_ab_input *in, struct entries *l, struct ti
 	int rc;
 
 	if (tests->type != TI_JSONREAD_ARRAY)
-		return ti_ab_read_error(err, in->path, tests->line, "\"Tests\" is a %s, not an array",
-					ti_jsonread_type_name(tests->type));
+		return ti_ab_read_error(err, in->path, tests->line, "\"Tests\" is %s, not an array",
+					ti_jsonread_a_type(tests->type));
 	if (tests->n == 0)
 		return ti_ab_read_error(err, in->path, tests->line, "no tests");
 	for (size_t i = 0; i < tests->n; i++) {
@@ -159,44 +161,49 @@ static int entries_v1(const struct ti_ab_input *in, struct entries *l, struct ti
 	return 0;
 }
 
-static const struct entry *lookup(const struct entries *l, const char *name, const char *metric)
+/* The entries sorted by name, then metric, then place in the file: each
+ * test's entries side by side, found by binary search. */
+static int cmp_entry(const void *x, const void *y)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->e[i].name, name) == 0 && strcmp(l->e[i].metric, metric) == 0)
-			return &l->e[i];
-	return NULL;
+	const struct entry *a = *(const struct entry *const *)x, *b = *(const struct entry *const *)y;
+	int c = strcmp(a->name, b->name);
+
+	if (!c)
+		c = strcmp(a->metric, b->metric);
+	return c ? c : (a > b) - (a < b);
 }
 
-static bool has_test(const struct entries *l, const char *name, size_t len)
+/* The first of the sorted entries S (N of them) of the test named by the
+ * LEN bytes at NAME, or N when there is none. */
+static size_t first_entry(struct entry *const *s, size_t n, const char *name, size_t len)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (strlen(l->e[i].name) == len && strncmp(l->e[i].name, name, len) == 0)
-			return true;
-	return false;
-}
+	size_t lo = 0, hi = n;
 
-/* Entry I is the first of its test. */
-static bool first_of_name(const struct entries *l, size_t i)
-{
-	for (size_t j = 0; j < i; j++)
-		if (strcmp(l->e[j].name, l->e[i].name) == 0)
-			return false;
-	return true;
-}
-
-/* A status sample that is present and not a pass (0, or "PASS"). */
-static bool failing(const struct ti_jsonread_value *v)
-{
-	if (!v)
-		return false;
-	if (v->type == TI_JSONREAD_ARRAY) {
-		for (size_t i = 0; i < v->n; i++)
-			if (failing(&v->items[i]))
-				return true;
-		return false;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(s[mid]->name, name, len);
+		if (c == 0 && s[mid]->name[len] != '\0')
+			c = 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return !(v->type == TI_JSONREAD_NUMBER && v->num == 0) &&
-	       !(v->type == TI_JSONREAD_STRING && strcasecmp(v->str, "PASS") == 0);
+	return lo < n && strncmp(s[lo]->name, name, len) == 0 && s[lo]->name[len] == '\0' ? lo : n;
+}
+
+/* One test: its sorted entries S[FROM..TO). */
+struct test {
+	struct entry *const *s;
+	size_t from, to;
+};
+
+static const struct entry *lookup(const struct test *t, const char *metric)
+{
+	for (size_t i = t->from; i < t->to; i++)
+		if (strcmp(t->s[i]->metric, metric) == 0)
+			return t->s[i];
+	return NULL;
 }
 
 /* The hash metric: a string, or a list of them (one per sample). */
@@ -234,10 +241,50 @@ static void run_info(struct ti_ab_set *set, const struct ti_ab_input *in)
 	info(r->start, sizeof r->start, run, "Start Time");
 }
 
+/* Read test T as benchmark NAME: metric WANT (else DASHLESS), with its
+ * status. */
+static int read_test(struct ti_ab_set *set, const struct ti_ab_input *in, const struct test *t,
+		     const char *name, const char *want, const char *dashless,
+		     struct ti_ab_error *err)
+{
+	const struct entry *v = lookup(t, want);
+	int rc;
+
+	if (!v && strcmp(want, in->metric) == 0)
+		v = lookup(t, dashless);
+	const struct entry *st = lookup(t, "execution_status");
+	const struct entry *cst = lookup(t, "compile_status");
+	/* A test that failed to build has no run: only its failure. */
+	if (cst && ti_ab_read_failures(cst->v)) {
+		st = cst;
+		v = NULL;
+	}
+	if ((rc = ti_ab_read_add_values(set, in, name, v ? v->v : NULL, st ? st->v : NULL, err)) < 0)
+		return rc;
+	const struct entry *h = lookup(t, "hash");
+	if (h && hash_of(h->v) &&
+	    ti_ab_read_add_hash(set, name, hash_of(h->v), TI_AB_HASH_REPORTED) < 0)
+		return -ENOMEM;
+	return rc;
+}
+
+/* A metric given twice for one test: the same test twice in one file. */
+static int duplicates(const struct ti_ab_input *in, struct entry *const *s, size_t n,
+		      struct ti_ab_error *err)
+{
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(s[i]->name, s[i - 1]->name) == 0 && strcmp(s[i]->metric, s[i - 1]->metric) == 0)
+			return ti_ab_read_error(err, in->path, s[i]->line,
+						"%s: a second entry of this test (the first is line %d)",
+						s[i]->name, s[i - 1]->line);
+	return 0;
+}
+
 int ti_ab_read_lnt(struct ti_ab_set *set, const struct ti_ab_input *in, struct ti_ab_error *err)
 {
 	const char *metric = in->metric, *want = metric;
 	struct entries l = { 0 };
+	struct entry **s = NULL;
 	char dashless[128];
 	bool link;
 	int rc, total = 0;
@@ -245,6 +292,15 @@ int ti_ab_read_lnt(struct ti_ab_set *set, const struct ti_ab_input *in, struct t
 	rc = ti_jsonread_get(in->top, "Tests") && !ti_jsonread_get(in->top, "tests")
 		     ? entries_v1(in, &l, err) : entries_v2(in, &l, err);
 	if (rc < 0)
+		goto out;
+	if (!(s = malloc((l.n ? l.n : 1) * sizeof *s))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < l.n; i++)
+		s[i] = &l.e[i];
+	qsort(s, l.n, sizeof *s, cmp_entry);
+	if ((rc = duplicates(in, s, l.n, err)) < 0)
 		goto out;
 	run_info(set, in);
 	/* The metric as LNT names it: its alias, or with '-' as '_'. */
@@ -259,44 +315,30 @@ int ti_ab_read_lnt(struct ti_ab_set *set, const struct ti_ab_input *in, struct t
 	link = strcmp(metric, "link_time") == 0;
 	if (link)
 		want = "compile_time";
+	/* The tests in the order of their first entries in the file. */
 	for (size_t i = 0; i < l.n; i++) {
 		const struct entry *e = &l.e[i];
 		size_t nl = strlen(e->name);
-		bool is_link = nl > 5 && strcmp(e->name + nl - 5, "-link") == 0 &&
-			       has_test(&l, e->name, nl - 5);
 		char name[1024];
 
 		/* One benchmark per name: act on its first entry only. */
-		if (!first_of_name(&l, i))
+		if (e->done)
 			continue;
+		struct test t = { s, first_entry(s, l.n, e->name, nl), 0 };
+		for (t.to = t.from; t.to < l.n && strcmp(s[t.to]->name, e->name) == 0; t.to++)
+			s[t.to]->done = true;
+		bool is_link = nl > 5 && strcmp(e->name + nl - 5, "-link") == 0 &&
+			       first_entry(s, l.n, e->name, nl - 5) < l.n;
 		if (is_link != link)
 			continue;
 		snprintf(name, sizeof name, "%.*s", (int)(link ? nl - 5 : nl), e->name);
-		const struct entry *v = lookup(&l, e->name, want);
-		if (!v && want == metric)
-			v = lookup(&l, e->name, dashless);
-		const struct entry *st = lookup(&l, e->name, "execution_status");
-		if (!st)
-			st = lookup(&l, e->name, "compile_status");
-		if (st && failing(st->v)) {
-			struct ti_ab_sample s = ti_ab_read_sample();
-			s.failed = true;
-			s.round = TI_AB_ROUND(in->pos, 0);
-			if ((rc = ti_ab_read_add_run(set, name, s, in->path)) < 0)
-				goto out;
-			total++;
-			continue;
-		}
-		if ((rc = ti_ab_read_add_values(set, in, name, v ? v->v : NULL, err)) < 0)
+		if ((rc = read_test(set, in, &t, name, want, dashless, err)) < 0)
 			goto out;
 		total += rc;
-		const struct entry *h = lookup(&l, e->name, "hash");
-		if (h && hash_of(h->v) && (rc = ti_ab_read_add_hash(set, name, hash_of(h->v),
-								     TI_AB_HASH_REPORTED)) < 0)
-			goto out;
 	}
 	rc = total;
 out:
+	free(s);
 	for (size_t i = 0; i < l.n; i++)
 		free(l.e[i].name);
 	free(l.e);

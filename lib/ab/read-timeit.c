@@ -119,16 +119,16 @@ int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
 	ti_ab_bench_name(ti_ab_read_base_name(path), ".json", name, sizeof name, NULL);
 
 	if (runs->type != TI_JSONREAD_ARRAY)
-		return ti_ab_read_error(err, path, runs->line, "\"runs\" is a %s, not an array",
-			     ti_jsonread_type_name(runs->type));
+		return ti_ab_read_error(err, path, runs->line, "\"runs\" is %s, not an array",
+			     ti_jsonread_a_type(runs->type));
 	for (size_t i = 0; i < runs->n; i++) {
 		const struct ti_jsonread_value *run = &runs->items[i], *st;
 		struct ti_ab_sample s = ti_ab_read_sample();
 
 		s.round = TI_AB_ROUND(in->pos, i + 1);
 		if (run->type != TI_JSONREAD_OBJECT)
-			return ti_ab_read_error(err, path, run->line, "run is a %s, not an object",
-				     ti_jsonread_type_name(run->type));
+			return ti_ab_read_error(err, path, run->line, "run is %s, not an object",
+				     ti_jsonread_a_type(run->type));
 		st = ti_jsonread_get(run, "status");
 		if (!st || st->type != TI_JSONREAD_NUMBER)
 			return ti_ab_read_error(err, path, run->line, "run without a numeric \"status\"");
@@ -140,7 +140,13 @@ int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
 				return -ENOMEM;
 			continue;
 		}
-		s.value = ti_ab_read_number(ti_jsonread_get(run, want));
+		const struct ti_jsonread_value *mv = ti_jsonread_get(run, want);
+		if (ti_ab_read_nonfinite(mv)) {
+			if (ti_ab_read_add_nonfinite(set, path, name, s, want, mv->num) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		s.value = ti_ab_read_number(mv);
 		if (isnan(s.value))
 			s.value = json_counter(run, want);
 		if (s.value < 0)

@@ -41,8 +41,61 @@ int ti_ab_read_sys_error(struct ti_ab_error *err, const char *path, int e)
 	return -e;
 }
 
+/* FNV-1a, 64 bits (Fowler, Noll, Vo): the hash of a benchmark's name. */
+uint64_t ti_ab_read_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3u;
+	}
+	/* The low bits index the tables: mix the high ones in. */
+	h ^= h >> 32;
+	h *= 0x9e3779b97f4a7c15u;
+	return h ^ (h >> 29);
+}
+
+/* Put benchmark I of SET into its slot (the table has room). */
+static void index_put(struct ti_ab_set *set, size_t i)
+{
+	size_t mask = set->nslot - 1, k = (size_t)ti_ab_read_hash(set->b[i].name) & mask;
+
+	while (set->slot[k])
+		k = (k + 1) & mask;
+	set->slot[k] = i + 1;
+}
+
+/* Index every benchmark of SET, in a table at most half full.  On -ENOMEM
+ * the set has no index and is searched in order. */
+static int index_build(struct ti_ab_set *set)
+{
+	size_t ns = 16;
+
+	while (ns < 2 * (set->n + 1))
+		ns *= 2;
+	free(set->slot);
+	set->indexed = 0;
+	if (!(set->slot = calloc(ns, sizeof *set->slot))) {
+		set->nslot = 0;
+		return -ENOMEM;
+	}
+	set->nslot = ns;
+	for (size_t i = 0; i < set->n; i++)
+		index_put(set, i);
+	set->indexed = set->n;
+	return 0;
+}
+
 struct ti_ab_bench *ti_ab_find(const struct ti_ab_set *set, const char *name)
 {
+	if (set->slot && set->indexed == set->n) {
+		size_t mask = set->nslot - 1, k = (size_t)ti_ab_read_hash(name) & mask;
+		for (; set->slot[k]; k = (k + 1) & mask)
+			if (strcmp(set->b[set->slot[k] - 1].name, name) == 0)
+				return &set->b[set->slot[k] - 1];
+		return NULL;
+	}
 	for (size_t i = 0; i < set->n; i++)
 		if (strcmp(set->b[i].name, name) == 0)
 			return &set->b[i];
@@ -68,6 +121,14 @@ static struct ti_ab_bench *bench_get(struct ti_ab_set *set, const char *name)
 	if (!(b->name = strdup(name)))
 		return NULL;
 	set->n++;
+	/* Keep the index: a table at most half full, rebuilt when it is not
+	 * (or was not kept up, in a set filled by hand). */
+	if (set->slot && set->indexed == set->n - 1 && 2 * (set->n + 1) <= set->nslot) {
+		index_put(set, set->n - 1);
+		set->indexed = set->n;
+	} else if (index_build(set) < 0) {
+		return NULL;
+	}
 	return b;
 }
 
@@ -97,6 +158,10 @@ int ti_ab_read_add_run(struct ti_ab_set *set, const char *name, struct ti_ab_sam
 			return -ENOMEM;
 	} else if (isnan(s.value)) {
 		b->lacking++;
+	} else if (s.value == 0) {
+		s.value = 0;	/* -0 (a JSON "-0.0") is 0: no "-0" median */
+		b->ok++;
+		b->flagged += s.flags != 0;
 	} else {
 		b->ok++;
 		b->flagged += s.flags != 0;
@@ -150,6 +215,106 @@ void ti_ab_sort(struct ti_ab_set *set)
 {
 	if (set->n > 1)
 		qsort(set->b, set->n, sizeof *set->b, cmp_bench);
+	/* Positions moved: without memory for a new index, search in order. */
+	if (set->slot && index_build(set) < 0)
+		set->indexed = 0;
+}
+
+/* A benchmark's name with the last path component it ends in, for
+ * ti_ab_align. */
+struct base_ref {
+	const char *base;
+	size_t i;
+};
+
+static int cmp_base(const void *x, const void *y)
+{
+	return strcmp(((const struct base_ref *)x)->base, ((const struct base_ref *)y)->base);
+}
+
+/* The benchmarks of S by their last path component, sorted. */
+static struct base_ref *bases(const struct ti_ab_set *s)
+{
+	struct base_ref *r = malloc((s->n ? s->n : 1) * sizeof *r);
+
+	if (!r)
+		return NULL;
+	for (size_t i = 0; i < s->n; i++) {
+		const char *sl = strrchr(s->b[i].name, '/');
+		r[i] = (struct base_ref){ sl ? sl + 1 : s->b[i].name, i };
+	}
+	qsort(r, s->n, sizeof *r, cmp_base);
+	return r;
+}
+
+/* Rename the bare benchmarks of FROM that only one benchmark of TO ends
+ * in (ti_ab_align), to that benchmark's name. */
+static int align_into(struct ti_ab_set *from, const struct ti_ab_set *to,
+		      const struct base_ref *tb)
+{
+	int renamed = 0;
+
+	for (size_t i = 0; i < from->n; i++) {
+		struct ti_ab_bench *x = &from->b[i];
+		struct base_ref key = { x->name, 0 };
+		if (strchr(x->name, '/') || ti_ab_find(to, x->name))
+			continue;
+		const struct base_ref *hit = bsearch(&key, tb, to->n, sizeof *tb, cmp_base);
+		if (!hit)
+			continue;
+		/* bsearch finds any of equal keys: the only one, or none. */
+		if ((hit > tb && strcmp(hit[-1].base, x->name) == 0) ||
+		    (hit + 1 < tb + to->n && strcmp(hit[1].base, x->name) == 0))
+			continue;
+		const char *full = to->b[hit->i].name;
+		if (ti_ab_find(from, full))
+			continue;	/* on both sides already: not the same */
+		char *nn = strdup(full);
+		if (!nn)
+			return -ENOMEM;
+		free(x->name);
+		x->name = nn;
+		renamed++;
+	}
+	return renamed;
+}
+
+/* Some bare name of FROM is not in TO. */
+static bool bare_missing(const struct ti_ab_set *from, const struct ti_ab_set *to)
+{
+	for (size_t i = 0; i < from->n; i++)
+		if (!strchr(from->b[i].name, '/') && !ti_ab_find(to, from->b[i].name))
+			return true;
+	return false;
+}
+
+int ti_ab_align(struct ti_ab_set *a, struct ti_ab_set *b)
+{
+	if (!bare_missing(a, b) && !bare_missing(b, a))
+		return 0;	/* the usual case: nothing to align */
+
+	struct base_ref *ba = bases(a), *bb = bases(b);
+	int ra = -ENOMEM, rb = -ENOMEM;
+
+	/* A's bare names from B's paths, then B's from A's: a name renamed on
+	 * A is a path, which B's bare names may take in turn. */
+	if (ba && bb) {
+		ra = align_into(a, b, bb);
+		if (ra >= 0) {
+			ti_ab_sort(a);	/* names changed: a new index */
+			free(ba);
+			ba = bases(a);
+			rb = ba ? align_into(b, a, ba) : -ENOMEM;
+		}
+	}
+	free(ba);
+	free(bb);
+	/* Names changed: sorting rebuilds the indexes. */
+	ti_ab_sort(a);
+	ti_ab_sort(b);
+	if (ra < 0 || rb < 0)
+		return -ENOMEM;
+	return ra + rb;
 }
 
 void ti_ab_set_free(struct ti_ab_set *set)
@@ -162,6 +327,7 @@ void ti_ab_set_free(struct ti_ab_set *set)
 		free(set->b[i].geometry);
 	}
 	free(set->b);
+	free(set->slot);
 	memset(set, 0, sizeof *set);
 }
 
@@ -367,41 +533,115 @@ int ti_ab_read_negative(struct ti_ab_error *err, const char *path, int line,
 }
 
 
-/* A metric value that may be a number or a list of numbers (LNT format 2
- * lists the samples of a test); calls add_run once per number. */
+bool ti_ab_read_nonfinite(const struct ti_jsonread_value *v)
+{
+	return v && v->type == TI_JSONREAD_NUMBER && !isfinite(v->num);
+}
+
+int ti_ab_read_add_nonfinite(struct ti_ab_set *set, const char *path, const char *name,
+			     struct ti_ab_sample s, const char *key, double v)
+{
+	char where[4400];
+
+	snprintf(where, sizeof where, "%s: %s is %s", path, key,
+		 isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
+	s.failed = true;
+	return ti_ab_read_add_run(set, name, s, where);
+}
+
+/* One number X of a metric: a run, a failed one when X is not finite. */
+static int add_number(struct ti_ab_set *set, const struct ti_ab_input *in, const char *name,
+		      struct ti_ab_sample s, const struct ti_jsonread_value *x,
+		      struct ti_ab_error *err)
+{
+	if (ti_ab_read_nonfinite(x))
+		return ti_ab_read_add_nonfinite(set, in->path, name, s, in->metric, x->num) < 0
+			       ? -ENOMEM : 1;
+	if (x->num < 0)
+		return ti_ab_read_negative(err, in->path, x->line, name, in->metric, x->num);
+	s.value = x->num;
+	return ti_ab_read_add_run(set, name, s, in->path) < 0 ? -ENOMEM : 1;
+}
+
+/* A status sample that is present and not a pass (0, or "PASS"). */
+static bool failing(const struct ti_jsonread_value *v)
+{
+	return v && !(v->type == TI_JSONREAD_NUMBER && v->num == 0) &&
+	       !(v->type == TI_JSONREAD_STRING && strcasecmp(v->str, "PASS") == 0);
+}
+
+/* How many runs STATUS says failed: each failing entry of a list, one for
+ * a failing single status. */
+size_t ti_ab_read_failures(const struct ti_jsonread_value *status)
+{
+	size_t f = 0;
+
+	if (!status || status->type != TI_JSONREAD_ARRAY)
+		return failing(status);
+	for (size_t i = 0; i < status->n; i++)
+		f += failing(&status->items[i]);
+	return f;
+}
+
+/* The rule of every reader for a benchmark of some runs that passed and
+ * some that failed: the values of the passing runs are samples, each
+ * failed run is counted as one.  V: a number or a list (LNT format 2
+ * lists the samples of a test), NULL: no value; STATUS: NULL (all
+ * passed), one status, or one per sample.  A status list as long as V's
+ * pairs with it (sample I failed when status I did); otherwise V holds
+ * the passing runs only (as the suite's report.json and LNT's converters
+ * write them) and the failures are further runs. */
 int ti_ab_read_add_values(struct ti_ab_set *set, const struct ti_ab_input *in, const char *name,
-			  const struct ti_jsonread_value *v, struct ti_ab_error *err)
+			  const struct ti_jsonread_value *v, const struct ti_jsonread_value *status,
+			  struct ti_ab_error *err)
 {
 	struct ti_ab_sample s = ti_ab_read_sample();
+	size_t failed = ti_ab_read_failures(status);
+	bool paired = failed && v && v->type == TI_JSONREAD_ARRAY && status->type == TI_JSONREAD_ARRAY &&
+		      status->n == v->n;
+	int total = 0, rc;
 
 	s.round = TI_AB_ROUND(in->pos, 0);
-	if (!v)
-		return ti_ab_read_add_run(set, name, s, in->path) < 0 ? -ENOMEM : 1;
-	if (v->type == TI_JSONREAD_NUMBER) {
-		if (v->num < 0)
-			return ti_ab_read_negative(err, in->path, v->line, name, in->metric, v->num);
-		s.value = v->num;
-		return ti_ab_read_add_run(set, name, s, in->path) < 0 ? -ENOMEM : 1;
-	}
-	if (v->type != TI_JSONREAD_ARRAY)
-		return ti_ab_read_error(err, in->path, v->line, "%s: metric is a %s, not a number",
-					name, ti_jsonread_type_name(v->type));
-	/* No samples: the test is there, its metric is not. */
-	if (v->n == 0)
-		return ti_ab_read_add_run(set, name, s, in->path) < 0 ? -ENOMEM : 1;
-	for (size_t i = 0; i < v->n; i++) {
+	if (v && v->type != TI_JSONREAD_NUMBER && v->type != TI_JSONREAD_ARRAY)
+		return ti_ab_read_error(err, in->path, v->line, "%s: metric is %s, not a number",
+					name, ti_jsonread_a_type(v->type));
+	if (v && v->type == TI_JSONREAD_NUMBER && (rc = add_number(set, in, name, s, v, err)) < 0)
+		return rc;
+	if (v && v->type == TI_JSONREAD_NUMBER)
+		total++;
+	for (size_t i = 0; v && v->type == TI_JSONREAD_ARRAY && i < v->n; i++) {
 		const struct ti_jsonread_value *x = &v->items[i];
 		if (x->type != TI_JSONREAD_NUMBER)
-			return ti_ab_read_error(err, in->path, x->line, "%s: sample is a %s, not a number",
-						name, ti_jsonread_type_name(x->type));
-		if (x->num < 0)
-			return ti_ab_read_negative(err, in->path, x->line, name, in->metric, x->num);
-		s.value = x->num;
+			return ti_ab_read_error(err, in->path, x->line, "%s: sample is %s, not a number",
+						name, ti_jsonread_a_type(x->type));
 		s.round = TI_AB_ROUND(in->pos, i + 1);
+		if (paired && failing(&status->items[i])) {
+			struct ti_ab_sample f = s;
+			f.failed = true;
+			if (ti_ab_read_add_run(set, name, f, in->path) < 0)
+				return -ENOMEM;
+		} else if ((rc = add_number(set, in, name, s, x, err)) < 0) {
+			return rc;
+		}
+		total++;
+	}
+	/* The failed runs the values do not stand for. */
+	for (size_t i = 0; !paired && i < failed; i++, total++) {
+		s = ti_ab_read_sample();
+		s.failed = true;
+		s.round = TI_AB_ROUND(in->pos, 0);
 		if (ti_ab_read_add_run(set, name, s, in->path) < 0)
 			return -ENOMEM;
 	}
-	return (int)v->n;
+	/* No samples and no failure: the test is there, its metric is not. */
+	if (total == 0) {
+		s = ti_ab_read_sample();
+		s.round = TI_AB_ROUND(in->pos, 0);
+		if (ti_ab_read_add_run(set, name, s, in->path) < 0)
+			return -ENOMEM;
+		total = 1;
+	}
+	return total;
 }
 
 /* The formats, tried in order: the first whose probe accepts the input
@@ -419,8 +659,8 @@ const struct ti_jsonread_value *ti_ab_read_tests(const struct ti_ab_input *in,
 	const struct ti_jsonread_value *tests = ti_jsonread_get(in->top, "tests");
 
 	if (tests->type != TI_JSONREAD_ARRAY)
-		*rc = ti_ab_read_error(err, in->path, tests->line, "\"tests\" is a %s, not an array",
-				       ti_jsonread_type_name(tests->type));
+		*rc = ti_ab_read_error(err, in->path, tests->line, "\"tests\" is %s, not an array",
+				       ti_jsonread_a_type(tests->type));
 	else if (tests->n == 0)
 		*rc = ti_ab_read_error(err, in->path, tests->line, "no tests");
 	else

@@ -65,6 +65,10 @@ struct ti_ab_run_info {
 struct ti_ab_set {
 	struct ti_ab_bench *b;
 	size_t n, cap;
+	/* The benchmarks by name (read.c): an open-addressing hash table of
+	 * positions in B plus 1 (0: empty), valid while INDEXED == N; a set
+	 * built by hand without it is searched in order. */
+	size_t *slot, nslot, indexed;
 	size_t skipped;		/* unreadable subdirectories left out */
 	char skipped_first[1024];	/* the first of them, with why */
 	struct ti_ab_run_info run;
@@ -103,6 +107,16 @@ struct ti_ab_bench *ti_ab_find(const struct ti_ab_set *set, const char *name);
 
 /* Sort SET's benchmarks by name. */
 void ti_ab_sort(struct ti_ab_set *set);
+
+/* One name for a benchmark whatever the format of each side: a results
+ * directory names the suite's benchmark "tak", its LNT report
+ * "SingleSource/Benchmarks/tak".  A bare name (no '/') found on one side
+ * only takes the name of the benchmark of the other side whose last path
+ * component it is, when that benchmark is the only one there with that
+ * component and is itself on that side only; distinct paths (two suites'
+ * x) are never merged.  Sorts both sets when it renames any.  Returns the number of
+ * benchmarks renamed, or -ENOMEM. */
+int ti_ab_align(struct ti_ab_set *a, struct ti_ab_set *b);
 
 /* Free everything SET owns and empty it. */
 void ti_ab_set_free(struct ti_ab_set *set);

@@ -4,6 +4,7 @@
  * format is owned here and nowhere else. */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,6 +28,24 @@ void ti_ab_report_pct(char *s, size_t len, double v)
 		snprintf(s, len, "%+.3g%%", 100 * v);	/* no 14-digit percentages */
 	else
 		snprintf(s, len, "%+.2f%%", 100 * v);
+}
+
+/* The change B/A - 1 of the log-ratio LR: beyond a double's range (a
+ * denormal baseline), in powers of ten from the logarithm, not "+inf". */
+static void change_pct(char *s, size_t len, double lr)
+{
+	double e = lr / log(10) + 2;	/* log10 of the percentage */
+
+	if (isfinite(lr) && !isfinite(expm1(lr)))
+		snprintf(s, len, "+%.2fe+%.0f%%", pow(10, e - floor(e)), floor(e));
+	else
+		ti_ab_report_pct(s, len, expm1(lr));
+}
+
+/* The change of LR for JSON, a number: the largest double beyond it. */
+static double change_num(double lr)
+{
+	return isfinite(lr) && !isfinite(expm1(lr)) ? DBL_MAX : expm1(lr);
 }
 
 static void num(char *s, size_t len, double v)
@@ -114,12 +133,12 @@ static void cells(const struct ti_ab_row *r, char cell[C_COUNT][CELL])
 	snprintf(cell[C_NB], CELL, "%zu", r->n_b);
 	num(cell[C_MEDA], CELL, r->med_a);
 	num(cell[C_MEDB], CELL, r->med_b);
-	ti_ab_report_pct(cell[C_CHANGE], CELL, expm1(r->est));
+	change_pct(cell[C_CHANGE], CELL, r->est);
 	if (isnan(r->lo) || (isinf(r->lo) && isinf(r->hi))) {
 		snprintf(cell[C_CI], CELL, "-");
 	} else {
-		ti_ab_report_pct(lo, sizeof lo, expm1(r->lo));
-		ti_ab_report_pct(hi, sizeof hi, expm1(r->hi));
+		change_pct(lo, sizeof lo, r->lo);
+		change_pct(hi, sizeof hi, r->hi);
 		snprintf(cell[C_CI], CELL, "%s..%s", lo, hi);
 	}
 	if (isnan(r->spread_a))
@@ -171,7 +190,12 @@ static void summary_lines(struct ti_buf *o, const struct ti_ab_result *r,
 				break;
 			}
 	}
-	if (g->n) {
+	if (g->n == 1 && !(g->lo > 0 && isfinite(g->hi))) {
+		/* Not -100 %..+inf: the one benchmark has no interval. */
+		ti_ab_report_pct(mid, sizeof mid, g->ratio - 1);
+		ti_buf_printf(o, "%sgeometric mean of B/A: %s (no interval: the one benchmark's "
+			      "has none)\n", prefix, mid);
+	} else if (g->n) {
 		ti_ab_report_pct(mid, sizeof mid, g->ratio - 1);
 		ti_ab_report_pct(lo, sizeof lo, g->lo - 1);
 		ti_ab_report_pct(hi, sizeof hi, g->hi - 1);
@@ -437,9 +461,9 @@ static void format_json(struct ti_buf *o, const struct ti_ab_result *res,
 		ti_json_double(&j, "median_b", r->med_b);
 		ti_json_double(&j, "mad_a", r->spread_a);
 		ti_json_double(&j, "mad_b", r->spread_b);
-		ti_json_double(&j, "change", expm1(r->est));
-		ti_json_double(&j, "ci_low", isfinite(r->lo) ? expm1(r->lo) : NAN);
-		ti_json_double(&j, "ci_high", isfinite(r->hi) ? expm1(r->hi) : NAN);
+		ti_json_double(&j, "change", change_num(r->est));
+		ti_json_double(&j, "ci_low", isfinite(r->lo) ? change_num(r->lo) : NAN);
+		ti_json_double(&j, "ci_high", isfinite(r->hi) ? change_num(r->hi) : NAN);
 		ti_json_double(&j, "ci_coverage", r->level);
 		ti_json_double(&j, "equivalence_low", isfinite(r->eq_lo) ? expm1(r->eq_lo) : NAN);
 		ti_json_double(&j, "equivalence_high", isfinite(r->eq_hi) ? expm1(r->eq_hi) : NAN);
@@ -461,8 +485,10 @@ static void format_json(struct ti_buf *o, const struct ti_ab_result *res,
 	ti_json_object(&j, "geomean");
 	ti_json_uint(&j, "n", g->n);
 	ti_json_double(&j, "ratio", g->ratio);
-	ti_json_double(&j, "ci_low", g->lo);
-	ti_json_double(&j, "ci_high", g->hi);
+	/* No interval (one benchmark without one): null, not 0 and null. */
+	bool gci = g->lo > 0 && isfinite(g->hi);
+	ti_json_double(&j, "ci_low", gci ? g->lo : NAN);
+	ti_json_double(&j, "ci_high", gci ? g->hi : NAN);
 	ti_json_string(&j, "method", g->method);
 	ti_json_double(&j, "level", g->level);
 	ti_json_uint(&j, "rounds", g->rounds);

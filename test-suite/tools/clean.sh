@@ -23,7 +23,8 @@ for n in $names; do
 	rm -f "$out/bin/$n" "$out/Output/$n".* "$results/$n".*.time "$results/$n".*.time.wrong-output
 done
 rm -f "$out/Output/build-config" "$out/Output/run-config" "$out/Output/report-env" \
-	"$out/Output/"*.new "$out/tools/fpcmp" "$out/report.json" "$out/report.csv" \
+	"$out/Output/"*.new "$out/tools/fpcmp" "$out/tools/lnt-answer" \
+	"$out/tools/lnt-answer.h.d/config.h" "$out/report.json" "$out/report.csv" \
 	"$out/report.rows" "$out/report.json.tmp" "$out/report.csv.tmp" \
 	"$out/ab-run.sh" "$out/ab-rounds.log" "$out/ab-stop.tsv" "$out/ab-stop.tsv.tmp" "$out/ab-samples.tsv" "$out/ab-looks" \
 	"$out/ab-look.err" "$out/ab.txt" "$out/ab.csv" "$out/ab.svg"
@@ -34,7 +35,7 @@ for side in A B; do
 	fi
 done
 # RESULTS elsewhere was maybe there before the suite: it stays.
-dirs="$out/bin $out/Output $out/tools $out/A $out/B"
+dirs="$out/bin $out/Output $out/tools/lnt-answer.h.d $out/tools $out/A $out/B"
 [ "$results" != "$out/results" ] || dirs="$out/results $dirs"
 for d in $dirs; do
 	[ -d "$d" ] && rmdir "$d" 2>/dev/null

@@ -10,13 +10,23 @@
 #   LNT_MERGE            what the server does with a run of an order it has for
 #                        the machine: replace (the default, as lnt submit), reject, append
 #   LNT_SELECT_MACHINE   match (the default), update or split
+#   SUBMIT_TIMEOUT       seconds each of connecting and the whole transfer
+#                        may take (default 120); beyond is a failure
+#   LNT_ANSWER           the program that reads the server's answer
+#                        (lnt-answer, built from timeit's JSON reader)
+#
+# A report older than a sample status of its run (REPORT's directory's
+# Output/*.status) is not posted: the run failed or was stopped after its
+# samples and before its report, which is from an earlier run.
 #
 # The request is lnt submit's (lnt/util/ServerUtil.py): a form POST with
 # input_data (the report), commit=1, select_machine and merge, and
 # "Accept: application/json".  LNT answers a JSON object: on success
 # "success": true and the run's "result_url"; on failure HTTP 400 and an
-# "error" (lnt/server/ui/views.py, _do_submit).  Anything else, an HTML
-# page included, is a failure.  Exit status: 0 every report was stored, 1
+# "error" (lnt/server/ui/views.py, _do_submit).  The answer is parsed as
+# JSON (lnt-answer): success only when its top-level object says
+# "success": true; anything else, an HTML page or a body cut short
+# included, is a failure.  Exit status: 0 every report was stored, 1
 # otherwise (each failure named), 2 usage.
 set -u
 LC_ALL=C
@@ -47,9 +57,28 @@ http://* | https://*) ;;
 	exit 2
 	;;
 esac
+timeout=${SUBMIT_TIMEOUT:-120}
+case $timeout in
+'' | *[!0-9]* | 0 | 0*)
+	echo "$me: SUBMIT_TIMEOUT=$timeout: expected a positive number of seconds" >&2
+	exit 2
+	;;
+esac
 for f do
 	[ -r "$f" ] || { echo "$me: $f: cannot read the report" >&2; exit 2; }
 done
+# A report is not older than its run's samples.
+stale=0
+for f do
+	d=$(dirname "$f")
+	[ -d "$d/Output" ] || continue
+	newer=$(find "$d/Output" -name '*.status' -newer "$f" 2> /dev/null | sed 1q)
+	if [ -n "$newer" ]; then
+		echo "$me: $f: older than its run's results ($newer): the run ended before its report; run make (or make ab) again" >&2
+		stale=1
+	fi
+done
+[ "$stale" -eq 0 ] || exit 1
 
 # LNT's nts suite refuses a test with a metric its schema lacks ("Metric
 # 'KEY' unknown in suite"), and it has none for the counts of
@@ -96,6 +125,11 @@ command -v curl > /dev/null 2>&1 || {
 	echo "$me: curl is not installed (Debian: apt-get install curl); or give LNT=/path/to/lnt" >&2
 	exit 1
 }
+answer=${LNT_ANSWER:-}
+if [ -z "$answer" ] || [ ! -x "$answer" ]; then
+	echo "$me: LNT_ANSWER=$answer: not the program that reads LNT's answer (make submit builds it)" >&2
+	exit 2
+fi
 
 body=$(mktemp "${TMPDIR:-/tmp}/submit.XXXXXX") || exit 1
 trap 'rm -f "$body"; [ -z "$strip_dir" ] || rm -rf "$strip_dir"' EXIT
@@ -107,31 +141,38 @@ for f do
 		name=$(cat "${f%.json}.name")
 	fi
 	code=$(curl -sS -o "$body" -w '%{http_code}' -H 'Accept: application/json' \
+		--connect-timeout "$timeout" --max-time "$timeout" \
 		--data-urlencode "input_data@$f" --data commit=1 \
 		--data-urlencode "select_machine=$select" --data-urlencode "merge=$merge" \
-		"$url") || {
-		echo "$me: $name: no answer from $url" >&2
+		"$url")
+	c=$?
+	if [ "$c" -eq 28 ]; then
+		echo "$me: $name: no answer from $url within SUBMIT_TIMEOUT=$timeout s" >&2
 		st=1
 		continue
-	}
-	# The answer's "error" string (up to an escaped quote, if any) and
-	# whether it says "success": true.
-	err=$(tr '\n' ' ' < "$body" | sed -n 's/.*"error" *: *"\([^"]*\)".*/\1/p')
-	ok=$(tr '\n' ' ' < "$body" | sed -n 's/^ *{.*"success" *: *true.*/yes/p')
+	fi
+	if [ "$c" -ne 0 ]; then
+		echo "$me: $name: no answer from $url (curl status $c)" >&2
+		st=1
+		continue
+	fi
+	# The answer, read as JSON: the result URL, or why it is no success.
+	said=$("$answer" "$body")
+	a=$?
+	[ "$a" -ne 2 ] || { st=1; continue; }
 	case $code in
 	2??) ;;
-	*) ok= ;;
+	*) [ "$a" -ne 0 ] || { said="a success with it"; a=3; } ;;
 	esac
-	if [ "$ok" = yes ] && [ -z "$err" ]; then
-		u=$(tr '\n' ' ' < "$body" | sed -n 's/.*"result_url" *: *"\([^"]*\)".*/\1/p')
-		echo "$me: $name: stored${u:+ as $u}"
+	if [ "$a" -eq 0 ]; then
+		echo "$me: $name: stored${said:+ as $said}"
 		continue
 	fi
 	st=1
-	if [ -n "$err" ]; then
-		echo "$me: $name: refused by $url (HTTP $code): $err" >&2
+	if [ "$a" -eq 1 ]; then
+		echo "$me: $name: refused by $url (HTTP $code): $said" >&2
 	else
-		echo "$me: $name: $url answered HTTP $code without LNT's success:" >&2
+		echo "$me: $name: $url answered HTTP $code without LNT's success ($said):" >&2
 		head -c 300 "$body" | sed 's/^/  /' >&2
 		echo >&2
 	fi
