@@ -29,7 +29,9 @@ cat >nan-b.json <<'X'
  {"name": "s :: y.test", "code": "PASS", "metrics": {"exec_time": NaN}}]}
 X
 expect_status 0 "$COMPARE" --format csv nan-a.json nan-b.json >nan.csv 2>err
-[ "$(csv_field nan.csv x verdict)" = unchanged ] || fail "NaN in another metric: $(cat nan.csv err)"
+# x is read on both sides (one sample a side is undecided: issue 20).
+[ "$(csv_field nan.csv x n_a)" = 1 ] && [ "$(csv_field nan.csv x n_b)" = 1 ] ||
+	fail "NaN in another metric: $(cat nan.csv err)"
 [ "$(csv_field nan.csv y verdict)" = failed ] || fail "exec_time NaN: $(cat nan.csv)"
 grep -q '^y,.*nan-b.json: exec_time is NaN' nan.csv || fail "the NaN is not said: $(cat nan.csv)"
 # LNT format 2 lists the samples: an Infinity among them is one failed run.
