@@ -1102,6 +1102,12 @@ int ti_spawn_run_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct
 	w->exec_errno = 0;
 	ch->pidfd = -1;
 	block_until_started(&old);
+	/* perf stat's SIGCHLD handler forgets its child (child_pid = -1), so
+	 * a command that ends before perf reaches wait4 is never waited for:
+	 * perf exits 0 and the command's zombie goes to its reaper.  Be that
+	 * reaper, so that the status is not lost (the pidfd's exit status
+	 * exists only once someone reaps the zombie). */
+	bool reaper = ti_os_subreaper(true) == 0;
 	r->start_realtime_ns = ti_clock_real_ns();
 	exec_errno = 0;
 	pid = vfork();
@@ -1110,6 +1116,8 @@ int ti_spawn_run_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct
 	if (pid < 0) {
 		f->what = "vfork";
 		f->err = errno;
+		if (reaper)
+			ti_os_subreaper(false);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return -1;
 	}
@@ -1141,6 +1149,19 @@ int ti_spawn_run_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct
 	 * signal). */
 	if (!w->have_status && ch->pidfd >= 0)
 		w->have_status = ti_os_pidfd_exit(ch->pidfd, &ws) == 0;
+	/* Not reaped by perf: the command came to us when perf exited (the
+	 * group was killed above, so this does not block on a live one). */
+	if (!w->have_status && reaper && r->pid > 0) {
+		int cs;
+		while ((got = waitpid(r->pid, &cs, 0)) < 0 && errno == EINTR)
+			;
+		if (got == r->pid) {
+			w->have_status = true;
+			ws = cs;
+		}
+	}
+	if (reaper)
+		ti_os_subreaper(false);
 	close_fd(&ch->pidfd);
 	if (!w->started)
 		return 0;
