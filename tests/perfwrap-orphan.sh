@@ -11,15 +11,18 @@
 PERFWRAP=$top_builddir/perfwrap/timeit-perf
 
 # The scripted perf: starts the command and becomes a process that never
-# waits (exec), exiting 0 once the command is a zombie.
+# waits (exec), exiting 0 after $LINGER s, the command a zombie by then;
+# its CSV says duration_time 0, as perf's does when it skipped wait4.
 cat >fake-perf <<'EOF2'
 #!/bin/sh
 while [ $# -gt 0 ]; do
 	[ "$1" = -- ] && { shift; break; }
 	shift
 done
+tab=$(printf '\t')
+printf '%s\n' "0${tab}ns${tab}duration_time${tab}0${tab}100.00${tab}${tab}"
 "$@" &
-exec sleep 0.3
+exec sleep "${LINGER:-0.3}"
 EOF2
 chmod +x fake-perf
 TIMEIT_PERF=$tmp/fake-perf
@@ -33,3 +36,10 @@ done
 # A signal is the command's too (timeit: 128 + the signal).
 rm -f s
 expect_status 143 "$PERFWRAP" --summary s "$AUX" signal 15 2>err
+
+# The real time is the command's: from the helper's start to the
+# command's end (200 ms), not perf's 0, nor perf's own end (1 s later).
+rm -f s
+expect_status 3 env LINGER=1.2 "$PERFWRAP" --summary s "$AUX" sleep 200 exit 3 2>err
+real=$(summary_value s real)
+in_range "$real" 0.19 0.9 || fail "real $real for a 200 ms command (perf lingered 1.2 s)"
