@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -97,6 +98,11 @@ int ti_os_pidfd_exit(int pidfd, int *wstatus)
 		return -ESRCH;
 	*wstatus = info.exit_code;
 	return 0;
+}
+
+int ti_os_subreaper(bool on)
+{
+	return prctl(PR_SET_CHILD_SUBREAPER, on ? 1L : 0L, 0L, 0L, 0L) < 0 ? -errno : 0;
 }
 
 bool ti_os_has(enum ti_os_feature f)

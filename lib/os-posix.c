@@ -245,6 +245,12 @@ int ti_os_pidfd_exit(int pidfd, int *wstatus)
 	return -ENOSYS;
 }
 
+int ti_os_subreaper(bool on)
+{
+	(void)on;
+	return -ENOSYS;
+}
+
 int ti_os_anon_file(const char *name)
 {
 	return ti_anon_tmpfile(name);

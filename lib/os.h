@@ -101,6 +101,12 @@ int ti_os_pidfd_self(void);
  * Returns 0 or -errno (-ESRCH: not ended yet; -ENOSYS). */
 int ti_os_pidfd_exit(int pidfd, int *wstatus);
 
+/* Make the calling process (ON) or stop making it (!ON) the reaper of
+ * its descendants' orphans (Linux: PR_SET_CHILD_SUBREAPER), so that a
+ * wrapper which exits without waiting for its child hands the child, and
+ * its status, to the caller.  Returns 0 or -errno (-ENOSYS). */
+int ti_os_subreaper(bool on);
+
 /* An anonymous read-write file, close-on-exec, that leaves nothing in the
  * file system (Linux: memfd_create; else a temporary file in TMPDIR,
  * removed at once).  Returns its descriptor or -errno. */

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +40,7 @@ enum stage { ST_LIMIT, ST_REDIRECT, ST_CHDIR, ST_EXEC, ST_ASLR,
 struct status_msg {
 	int stage;
 	int value;	/* errno, or the limit index for ST_LIMIT */
-	long extra;
+	long long extra;	/* ST_START: the helper's CLOCK_MONOTONIC ns */
 };
 
 /* State shared with the signal handlers. */
@@ -860,7 +861,7 @@ static int parse_spec(const char *s, struct helper_spec *h)
  * attached. */
 static void tell_start(int sock, pid_t pid, int pidfd)
 {
-	struct status_msg m = { ST_START, (int)pid, 0 };
+	struct status_msg m = { ST_START, (int)pid, ti_clock_mono_ns() };
 	struct iovec io = { &m, sizeof m };
 	union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } cb;
 	struct msghdr mh;
@@ -1053,9 +1054,24 @@ static void read_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct
 			 struct ti_record *r, int *cmd_ws)
 {
 	struct status_msg m;
+	int64_t cmd_end = 0;
 	int rc;
 
-	while ((rc = recv_status(ch->status_fd, &m, &ch->pidfd)) != 0) {
+	for (;;) {
+		/* The command's end as its pidfd tells it (readable once it
+		 * has exited, reaped or not): the wrapper may live on. */
+		struct pollfd p[2] = { { ch->status_fd, POLLIN, 0 }, { ch->pidfd, POLLIN, 0 } };
+		if (poll(p, ch->pidfd >= 0 && !cmd_end ? 2 : 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (p[1].revents && !cmd_end)
+			cmd_end = ti_clock_mono_ns();
+		if (!p[0].revents)
+			continue;
+		if ((rc = recv_status(ch->status_fd, &m, &ch->pidfd)) == 0)
+			break;
 		if (rc < 0) {
 			if (errno == EINTR)
 				continue;
@@ -1069,6 +1085,9 @@ static void read_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct
 		case ST_START:
 			if (m.value <= 0 || r->pid > 0)
 				break;
+			/* The helper's own clock: timeit may run long after. */
+			if (m.extra > 0 && m.extra <= r->start_ns)
+				r->start_ns = m.extra;
 			r->pid = m.value;
 			child_pgid = m.value;
 			if (plan->timeout_s)
@@ -1085,7 +1104,7 @@ static void read_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct
 			take_message(&m, r);
 		}
 	}
-	r->end_ns = ti_clock_mono_ns();
+	r->end_ns = cmd_end ? cmd_end : ti_clock_mono_ns();
 }
 
 
@@ -1098,10 +1117,16 @@ int ti_spawn_run_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct
 	int wstatus = 0, ws = 0;
 	pid_t pid, got;
 
-	w->started = w->have_status = false;
+	w->started = w->have_status = w->orphaned = false;
 	w->exec_errno = 0;
 	ch->pidfd = -1;
 	block_until_started(&old);
+	/* perf stat's SIGCHLD handler forgets its child (child_pid = -1), so
+	 * a command that ends before perf reaches wait4 is never waited for:
+	 * perf exits 0 and the command's zombie goes to its reaper.  Be that
+	 * reaper, so that the status is not lost (the pidfd's exit status
+	 * exists only once someone reaps the zombie). */
+	bool reaper = ti_os_subreaper(true) == 0;
 	r->start_realtime_ns = ti_clock_real_ns();
 	exec_errno = 0;
 	pid = vfork();
@@ -1110,6 +1135,8 @@ int ti_spawn_run_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct
 	if (pid < 0) {
 		f->what = "vfork";
 		f->err = errno;
+		if (reaper)
+			ti_os_subreaper(false);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return -1;
 	}
@@ -1141,6 +1168,19 @@ int ti_spawn_run_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct
 	 * signal). */
 	if (!w->have_status && ch->pidfd >= 0)
 		w->have_status = ti_os_pidfd_exit(ch->pidfd, &ws) == 0;
+	/* Not reaped by perf: the command came to us when perf exited (the
+	 * group was killed above, so this does not block on a live one). */
+	if (!w->have_status && reaper && r->pid > 0) {
+		int cs;
+		while ((got = waitpid(r->pid, &cs, 0)) < 0 && errno == EINTR)
+			;
+		if (got == r->pid) {
+			w->have_status = w->orphaned = true;
+			ws = cs;
+		}
+	}
+	if (reaper)
+		ti_os_subreaper(false);
 	close_fd(&ch->pidfd);
 	if (!w->started)
 		return 0;

@@ -229,13 +229,16 @@ static int setup_failed(const struct ti_options *c, const struct ti_failure *f)
 }
 
 /* The record of a run perf counted: its CSV, the lost check, the times. */
-static void read_counts(const struct ti_options *c, const struct ti_buf *csv, struct ti_record *r)
+static void read_counts(const struct ti_options *c, const struct ti_buf *csv, bool orphaned,
+			struct ti_record *r)
 {
 	struct ti_perfcsv_times t;
 	bool ran = r->end != TI_END_EXEC_FAILED && r->end != TI_END_SETUP_FAILED;
 
 	ti_perfcsv_read(csv->data, csv->len ? csv->len - 1 : 0, '\t', c->events_arg, r, &t);
-	if (t.duration_s >= 0)
+	/* perf's wall clock, unless it never waited for the command (then
+	 * it reads near 0: lib/spawn.c's helper-to-exit time stands). */
+	if (t.duration_s >= 0 && !orphaned)
 		r->real_s = t.duration_s;
 	/* rusage's times as perf read them with wait4 (its tool events). */
 	double ut = t.user_s > 0 ? t.user_s : 0, st = t.sys_s > 0 ? t.sys_s : 0;
@@ -340,7 +343,7 @@ static enum perf_outcome run_perf(const struct ti_options *c, const char *perf, 
 		ti_buf_free(&csv);
 		return PERF_CANNOT;
 	}
-	read_counts(c, &csv, r);
+	read_counts(c, &csv, w.orphaned, r);
 	ti_buf_free(&csv);
 	return PERF_RAN;
 }

@@ -96,9 +96,9 @@ EXTRA_DIST += tests/signals.sh tests/redirect.sh tests/limits.sh tests/measure.s
 
 # Issue 6: timeit-perf, the perf-stat wrapper.
 TESTS += tests/perfwrap-conformance.sh tests/perfwrap-lint.sh tests/perfwrap-fallback.sh \
-	tests/perfwrap-lost.sh tests/perfwrap-reliability.sh
+	tests/perfwrap-lost.sh tests/perfwrap-reliability.sh tests/perfwrap-orphan.sh
 EXTRA_DIST += tests/perfwrap-conformance.sh tests/perfwrap-lint.sh tests/perfwrap-fallback.sh \
-	tests/perfwrap-lost.sh tests/perfwrap-reliability.sh
+	tests/perfwrap-lost.sh tests/perfwrap-reliability.sh tests/perfwrap-orphan.sh
 TESTS += tests/noise-test
 check_PROGRAMS += tests/noise-test
 # The platform seam (lib/os.h) over fake /proc and /sys trees.
