@@ -237,8 +237,11 @@ static void read_counts(const struct ti_options *c, const struct ti_buf *csv, bo
 
 	ti_perfcsv_read(csv->data, csv->len ? csv->len - 1 : 0, '\t', c->events_arg, r, &t);
 	/* perf's wall clock, unless it never waited for the command (then
-	 * it reads near 0: lib/spawn.c's helper-to-exit time stands). */
-	if (t.duration_s >= 0 && !orphaned)
+	 * it reads near 0: lib/spawn.c's helper-to-exit time stands), or the
+	 * run was timed out: perf counts from the command's exec, after the
+	 * helper's start that the timeout counts from, and a run killed at
+	 * its timeout must not read shorter than it (as under timeit). */
+	if (t.duration_s >= 0 && !orphaned && r->end != TI_END_TIMEOUT)
 		r->real_s = t.duration_s;
 	/* rusage's times as perf read them with wait4 (its tool events). */
 	double ut = t.user_s > 0 ? t.user_s : 0, st = t.sys_s > 0 ? t.sys_s : 0;
