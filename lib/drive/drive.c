@@ -704,7 +704,8 @@ static int lit_tests(struct ti_drive *d, const struct units *all)
 		size_t nu = d->c.schedule == TI_DRIVE_DUET ? all->n : 1;
 		for (size_t k = 0; k < nu; k++) {
 			char *p = lit_file(d, s, 1, d->c.schedule == TI_DRIVE_DUET ? k : SIZE_MAX);
-			char **names, **units;
+			struct ti_ab_lit_test *t;
+			struct ti_ab_error e;
 			size_t n;
 			int rc;
 			if (!p)
@@ -713,17 +714,15 @@ static int lit_tests(struct ti_drive *d, const struct units *all)
 				free(p);
 				continue;
 			}
-			rc = ti_drive_lit_names(p, &names, &units, &n, d->err, sizeof d->err);
+			rc = ti_ab_read_lit_tests(p, &t, &n, &e);
 			free(p);
-			for (size_t i = 0; i < n && rc >= 0; i++) {
-				char *sh = ti_drive_lit_short(names[i]);
-				rc = sh ? add_test(d, sh, units[i]) : -ENOMEM;
-				free(sh);
-			}
-			if (names)
-				free_strs(names, n);
-			if (units)
-				free_strs(units, n);
+			if (rc < 0 && rc != -ENOMEM && e.line)
+				fail(d, rc, "%s:%d: %s", e.path, e.line, e.what);
+			else if (rc < 0 && rc != -ENOMEM)
+				fail(d, rc, "%s: %s", e.path, e.what);
+			for (size_t i = 0; i < n && rc >= 0; i++)
+				rc = add_test(d, t[i].name, t[i].unit);
+			ti_ab_lit_tests_free(t, n);
 			if (rc < 0)
 				return rc == -ENOMEM ? fail(d, rc, "%s", strerror(ENOMEM)) : rc;
 		}
