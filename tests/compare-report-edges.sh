@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The report at its edges (issue 22 item 6): a change beyond a double's
-# range (a denormal baseline) is a number, not +inf, in text and JSON; a
-# geometric mean of one benchmark without an interval says so instead of
-# -100 %..+inf; a median of -0 is 0; errors say "an object", "an array".
+# range (a denormal baseline) is a number, not +inf, in text, JSON and
+# the verdict's reason; a geometric mean of one benchmark without an
+# interval says so instead of -100 %..+inf; a median of -0 is 0; errors
+# say "an object", "an array".
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
@@ -22,6 +23,9 @@ done
 expect_status 1 "$COMPARE" $args >out.txt
 grep -q '^d .* +[0-9.]*e+32[0-9]% *+[0-9.]*e+32[0-9]%\.\.+[0-9.]*e+32[0-9]% ' out.txt ||
 	fail "a denormal baseline: $(cat out.txt)"
+# The verdict's reason says the change as the table does (one formatting).
+grep -q 'significant, +[0-9.]*e+32[0-9]% beyond the +-1% gate' out.txt ||
+	fail "the reason of a denormal baseline: $(cat out.txt)"
 # shellcheck disable=SC2086
 expect_status 1 "$COMPARE" --format json $args >out.json
 for k in change ci_low ci_high; do

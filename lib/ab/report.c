@@ -30,9 +30,7 @@ void ti_ab_report_pct(char *s, size_t len, double v)
 		snprintf(s, len, "%+.2f%%", 100 * v);
 }
 
-/* The change B/A - 1 of the log-ratio LR: beyond a double's range (a
- * denormal baseline), in powers of ten from the logarithm, not "+inf". */
-static void change_pct(char *s, size_t len, double lr)
+void ti_ab_report_change_pct(char *s, size_t len, double lr)
 {
 	double e = lr / log(10) + 2;	/* log10 of the percentage */
 
@@ -133,12 +131,12 @@ static void cells(const struct ti_ab_row *r, char cell[C_COUNT][CELL])
 	snprintf(cell[C_NB], CELL, "%zu", r->n_b);
 	num(cell[C_MEDA], CELL, r->med_a);
 	num(cell[C_MEDB], CELL, r->med_b);
-	change_pct(cell[C_CHANGE], CELL, r->est);
+	ti_ab_report_change_pct(cell[C_CHANGE], CELL, r->est);
 	if (isnan(r->lo) || (isinf(r->lo) && isinf(r->hi))) {
 		snprintf(cell[C_CI], CELL, "-");
 	} else {
-		change_pct(lo, sizeof lo, r->lo);
-		change_pct(hi, sizeof hi, r->hi);
+		ti_ab_report_change_pct(lo, sizeof lo, r->lo);
+		ti_ab_report_change_pct(hi, sizeof hi, r->hi);
 		snprintf(cell[C_CI], CELL, "%s..%s", lo, hi);
 	}
 	if (isnan(r->spread_a))

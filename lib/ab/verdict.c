@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report.h"
 #include "verdict.h"
 
 const char *const ti_ab_verdict_name[TI_AB_VERDICTS] = {
@@ -558,11 +559,6 @@ static bool within_gate(double lo, double hi, double g)
 	return isfinite(lo) && isfinite(hi) && expm1(lo) > -tol && expm1(hi) < tol;
 }
 
-static void pct(char *s, size_t len, double l)
-{
-	snprintf(s, len, "%+.2f%%", 100 * expm1(l));
-}
-
 /* The verdict of a row whose test (if any) has its adjusted p-value. */
 static void decide(struct ti_ab_row *r, const struct ti_ab_config *c, double alpha)
 {
@@ -570,7 +566,7 @@ static void decide(struct ti_ab_row *r, const struct ti_ab_config *c, double alp
 	bool floor_known = !isnan(r->floor);
 	char e[32], lo[32], hi[32];
 
-	pct(e, sizeof e, r->est);
+	ti_ab_report_change_pct(e, sizeof e, r->est);
 	if (r->exact) {
 		bool beyond = beyond_gate(r->est, g);
 		r->v = !beyond ? TI_AB_UNCHANGED : r->est > 0 ? TI_AB_REGRESSED : TI_AB_IMPROVED;
@@ -617,8 +613,8 @@ static void decide(struct ti_ab_row *r, const struct ti_ab_config *c, double alp
 	}
 	if (within_gate(r->eq_lo, r->eq_hi, g)) {
 		r->v = TI_AB_UNCHANGED;
-		pct(lo, sizeof lo, r->eq_lo);
-		pct(hi, sizeof hi, r->eq_hi);
+		ti_ab_report_change_pct(lo, sizeof lo, r->eq_lo);
+		ti_ab_report_change_pct(hi, sizeof hi, r->eq_hi);
 		REASON(r, "equivalent: %.0f%% interval %s..%s within +-%g%%",
 		       100 * (1 - 2 * alpha), lo, hi, c->min_change);
 		if (sig)
@@ -646,8 +642,8 @@ static void decide(struct ti_ab_row *r, const struct ti_ab_config *c, double alp
 	} else if (!isfinite(r->eq_lo) || !isfinite(r->eq_hi)) {
 		REASON(r, "too few samples for an interval");
 	} else {
-		pct(lo, sizeof lo, r->eq_lo);
-		pct(hi, sizeof hi, r->eq_hi);
+		ti_ab_report_change_pct(lo, sizeof lo, r->eq_lo);
+		ti_ab_report_change_pct(hi, sizeof hi, r->eq_hi);
 		if ((r->eq_lo > 0 && beyond_gate(r->eq_lo, g)) || (r->eq_hi < 0 && beyond_gate(r->eq_hi, g)))
 			REASON(r, "%.0f%% interval %s..%s beyond the gate, but not significant after "
 			       "adjustment (p %.3g)", 100 * (1 - 2 * alpha), lo, hi, r->p_adj);
