@@ -992,6 +992,7 @@ static int geo_by_round(const struct ti_ab_result *res, const struct ti_ab_confi
 	double q = ti_stats_t_quantile(1 - (1 - level) / 2, (double)(nr - 1));
 	g->n = nrows;
 	g->ratio = exp(mean);
+	g->log_ratio = mean;
 	g->lo = exp(mean - q * se);
 	g->hi = exp(mean + q * se);
 	g->rounds = nr;
@@ -1014,7 +1015,7 @@ out:
 static int geomean(const struct ti_ab_result *res, const struct ti_ab_config *c,
 		   struct scratch *s, struct ti_ab_geomean *out)
 {
-	struct ti_ab_geomean g = { 0, NAN, NAN, NAN, 1 - res->alpha_look, 0, NULL };
+	struct ti_ab_geomean g = { 0, NAN, NAN, NAN, 1 - res->alpha_look, 0, NULL, NAN };
 	size_t n = res->n;
 	double *l, sum = 0, ss = 0;
 	const struct ti_ab_row *one = NULL;
@@ -1043,6 +1044,7 @@ static int geomean(const struct ti_ab_result *res, const struct ti_ab_config *c,
 			sum += l[i];
 		double mean = sum / (double)g.n;
 		g.ratio = exp(mean);
+		g.log_ratio = mean;
 		if (g.n == 1) {
 			g.lo = exp(one->lo);
 			g.hi = exp(one->hi);
