@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The report at its edges (issue 22 item 6): a change beyond a double's
-# range (a denormal baseline) is a number, not +inf, in text and JSON; a
-# geometric mean of one benchmark without an interval says so instead of
-# -100 %..+inf; a median of -0 is 0; errors say "an object", "an array".
+# range (a denormal baseline) is a number, not +inf, in text, JSON, the
+# verdict's reason and the SVG plot; a geometric mean of one benchmark
+# without an interval says so instead of -100 %..+inf; a median of -0 is
+# 0; errors say "an object", "an array".
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
@@ -22,11 +23,27 @@ done
 expect_status 1 "$COMPARE" $args >out.txt
 grep -q '^d .* +[0-9.]*e+32[0-9]% *+[0-9.]*e+32[0-9]%\.\.+[0-9.]*e+32[0-9]% ' out.txt ||
 	fail "a denormal baseline: $(cat out.txt)"
+# The verdict's reason says the change as the table does (one formatting).
+grep -q 'significant, +[0-9.]*e+32[0-9]% beyond the +-1% gate' out.txt ||
+	fail "the reason of a denormal baseline: $(cat out.txt)"
+grep -q '^geometric mean of B/A: +[0-9.]*e+32[0-9]% (no interval' out.txt ||
+	fail "the geometric mean of a denormal baseline: $(cat out.txt)"
 # shellcheck disable=SC2086
 expect_status 1 "$COMPARE" --format json $args >out.json
 for k in change ci_low ci_high; do
 	grep -q "\"$k\": 1.79769313e+308" out.json || fail "JSON $k of a denormal baseline: $(cat out.json)"
 done
+# The SVG plot: the dot at the edge, the texts from the logarithm, no
+# inf or nan anywhere, well formed.
+# shellcheck disable=SC2086
+expect_status 1 "$COMPARE" --svg out.svg $args >/dev/null
+grep -q '<title>d: +[0-9.]*e+32[0-9]%, regressed</title>' out.svg || fail "SVG: $(cat out.svg)"
+grep -q 'geometric mean +[0-9.]*e+32[0-9]% over 1 benchmarks' out.svg || fail "SVG: $(cat out.svg)"
+! grep -qi 'inf\|nan' out.svg || fail "inf or nan in the SVG: $(grep -i 'inf\|nan' out.svg)"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' out.svg ||
+		fail "the SVG of a denormal baseline is not well formed"
+fi
 
 # One benchmark, one sample a side: no interval.
 lit e 1.0 >one-a.json

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* drive-test: what lib/drive decides without running anything: lit's
- * --filter for odd names, the tests of a lit -o file (micro-results follow
- * their test), the looks of a run, and the ranges of its configuration
- * (TAP). */
+ * --filter for odd names, the tests of a lit -o file as lib/ab/read-lit.c
+ * lists them (micro-results follow their test), the looks of a run, and
+ * the ranges of its configuration (TAP). */
 #include "config.h"
 
 #include <errno.h>
@@ -13,6 +13,7 @@
 
 #include "drive-int.h"
 #include "drive.h"
+#include "read.h"
 #include "tap.h"
 
 static void filter(int line, const char *name, const char *want)
@@ -22,6 +23,23 @@ static void filter(int line, const char *name, const char *want)
 
 	tap_ok(rc == 0 && f && strcmp(f, want) == 0, line, "filter of '%s': %s", name, f ? f : "(none)");
 	free(f);
+}
+
+/* ti_ab_read_lit_tests of a file holding JSON. */
+static int lit_tests(const char *json, struct ti_ab_lit_test **t, size_t *n, struct ti_ab_error *e)
+{
+	char path[] = "/tmp/drive-test.XXXXXX";
+	int fd = mkstemp(path), rc = -EIO;
+
+	*t = NULL;
+	*n = 0;
+	if (fd < 0)
+		return -errno;
+	if (write(fd, json, strlen(json)) == (ssize_t)strlen(json))
+		rc = ti_ab_read_lit_tests(path, t, n, e);
+	close(fd);
+	unlink(path);
+	return rc;
 }
 
 int main(void)
@@ -40,43 +58,58 @@ int main(void)
 		free(f);
 	}
 
-	/* A lit -o file: the micro-results belong to their test. */
+	/* A lit -o file (lib/ab/read-lit.c): the micro-results belong to
+	 * their test; names as timeit-compare gives them. */
 	{
-		char path[] = "/tmp/drive-test.XXXXXX";
-		int fd = mkstemp(path);
 		const char *json = "{\"tests\": [{\"name\": \"s :: x.test\", \"code\": \"PASS\"},"
 				   "{\"name\": \"s :: x.test:bench0\", \"code\": \"PASS\"},"
 				   "{\"name\": \"s :: x.test:bench1\", \"code\": \"PASS\"},"
-				   "{\"name\": \"s :: caf\\u00e9.test\", \"code\": \"PASS\"}]}";
-		char **names = NULL, **units = NULL, err[256] = "";
+				   "{\"name\": \"s :: caf\\u00e9.test\", \"code\": \"PASS\"},"
+				   "{\"name\": \"s :: a b/q\\\"u\\\\o'te.test\", \"code\": \"FAIL\"},"
+				   "{\"name\": \"s :: a b/q\\\"u\\\\o'te.test:k 1\", \"code\": \"PASS\"},"
+				   "{\"name\": \"s :: x.testy\", \"code\": \"PASS\"},"
+				   "{\"name\": \"t :: x.test\", \"code\": \"PASS\"}]}";
+		static const char *const want[][3] = {
+			{ "s :: x.test", "s :: x", "s :: x.test" },
+			{ "s :: x.test:bench0", "x.test:bench0", "s :: x.test" },
+			{ "s :: x.test:bench1", "x.test:bench1", "s :: x.test" },
+			{ "s :: caf\xc3\xa9.test", "caf\xc3\xa9", "s :: caf\xc3\xa9.test" },
+			{ "s :: a b/q\"u\\o'te.test", "a b/q\"u\\o'te", "s :: a b/q\"u\\o'te.test" },
+			{ "s :: a b/q\"u\\o'te.test:k 1", "a b/q\"u\\o'te.test:k 1",
+			  "s :: a b/q\"u\\o'te.test" },
+			/* Not a micro-result of x.test: the key follows a ':'. */
+			{ "s :: x.testy", "x.testy", "s :: x.testy" },
+			/* Two suites' x.test keep their suites. */
+			{ "t :: x.test", "t :: x", "t :: x.test" },
+		};
+		const size_t nw = sizeof want / sizeof want[0];
+		struct ti_ab_lit_test *t = NULL;
+		struct ti_ab_error e = { .what = "" };
 		size_t n = 0;
-		int rc = -1;
+		int rc = lit_tests(json, &t, &n, &e);
 
-		if (fd >= 0 && write(fd, json, strlen(json)) == (ssize_t)strlen(json))
-			rc = ti_drive_lit_names(path, &names, &units, &n, err, sizeof err);
-		if (fd >= 0) {
-			close(fd);
-			unlink(path);
-		}
-		tap_ok(rc == 0 && n == 4, __LINE__, "4 results: %d, %zu %s", rc, n, err);
-		if (rc == 0 && n == 4) {
-			tap_ok(strcmp(units[1], "s :: x.test") == 0 && strcmp(units[2], "s :: x.test") == 0,
-			       __LINE__, "micro-results of x.test: %s, %s", units[1], units[2]);
-			tap_ok(strcmp(names[3], "s :: caf\xc3\xa9.test") == 0 &&
-			       strcmp(units[3], names[3]) == 0, __LINE__, "\\u00e9 decoded: %s", names[3]);
-			char *sh = ti_drive_lit_short(names[1]);
-			tap_ok(sh && strcmp(sh, "x.test:bench0") == 0, __LINE__, "short name %s", sh);
-			free(sh);
-			sh = ti_drive_lit_short(names[0]);
-			tap_ok(sh && strcmp(sh, "x") == 0, __LINE__, "short name %s", sh);
-			free(sh);
-		}
-		for (size_t i = 0; i < n; i++) {
-			free(names[i]);
-			free(units[i]);
-		}
-		free(names);
-		free(units);
+		tap_ok(rc == 0 && n == nw, __LINE__, "%zu results: %d, %zu %s", nw, rc, n, e.what);
+		for (size_t i = 0; rc == 0 && i < n && i < nw; i++)
+			tap_ok(strcmp(t[i].full, want[i][0]) == 0 && strcmp(t[i].name, want[i][1]) == 0 &&
+			       strcmp(t[i].unit, want[i][2]) == 0, __LINE__, "result %zu: '%s' '%s' of '%s'",
+			       i, t[i].full, t[i].name, t[i].unit);
+		ti_ab_lit_tests_free(t, n);
+
+		/* Bad files: clear errors naming them, nothing returned. */
+		rc = lit_tests("{\"runs\": []}", &t, &n, &e);
+		tap_ok(rc == -EINVAL && !t && n == 0 && strstr(e.what, "not lit"), __LINE__,
+		       "not lit: %s", e.what);
+		rc = lit_tests("{\"tests\": [{\"name\": \"s :: a\"}, {\"name\": \"s :: a\"}]}", &t, &n, &e);
+		tap_ok(rc == -EINVAL && !t && n == 0 && e.line == 1 && strstr(e.what, "second test"),
+		       __LINE__, "a name twice: %s", e.what);
+		rc = lit_tests("{\"tests\": [", &t, &n, &e);
+		tap_ok(rc == -EINVAL && !t && strstr(e.path, "/tmp/drive-test."), __LINE__,
+		       "broken JSON: %s: %s", e.path, e.what);
+		rc = lit_tests("{\"tests\": []}", &t, &n, &e);
+		tap_ok(rc == 0 && n == 0, __LINE__, "no tests: %d", rc);
+		rc = ti_ab_read_lit_tests("/nonexistent/x.json", &t, &n, &e);
+		tap_ok(rc == -ENOENT && strcmp(e.path, "/nonexistent/x.json") == 0, __LINE__,
+		       "a missing file: %s", e.what);
 	}
 
 	/* The looks: at MIN, every STEP rounds after it, and at MAX. */

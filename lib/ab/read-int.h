@@ -108,6 +108,9 @@ bool ti_ab_read_is_event(const char *key, const char *ev);
 bool ti_ab_read_plain(const char *s, double *out);
 /* V's number, or NAN when V is missing or not a number. */
 double ti_ab_read_number(const struct ti_jsonread_value *v);
+/* PATH's bytes, NUL-terminated (*LEN without it), malloc'd; or -errno
+ * with ERR. */
+int ti_ab_read_file(const char *path, char **data, size_t *len, struct ti_ab_error *err);
 /* The last component of PATH. */
 const char *ti_ab_read_base_name(const char *path);
 /* IN's "tests" array (lit and LNT), or NULL with *RC set to the error

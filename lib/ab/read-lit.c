@@ -145,3 +145,86 @@ out:
 	free(keep);
 	return rc;
 }
+
+void ti_ab_lit_tests_free(struct ti_ab_lit_test *tests, size_t n)
+{
+	for (size_t i = 0; tests && i < n; i++) {
+		free(tests[i].full);
+		free(tests[i].name);
+		free(tests[i].unit);
+	}
+	free(tests);
+}
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+/* The results of TESTS (names checked by suites()), named as
+ * ti_ab_read_lit names them. */
+static int list_tests(const struct ti_jsonread_value *tests, const bool *keep,
+		      struct ti_ab_lit_test *t)
+{
+	const char *parent = NULL;
+
+	for (size_t i = 0; i < tests->n; i++) {
+		const char *full = ti_jsonread_get(&tests->items[i], "name")->str;
+		size_t pl = parent ? strlen(parent) : 0;
+		char name[1024];
+
+		/* lit's reports.py writes a test, then its micro-results as
+		 * "TEST:KEY". */
+		if (!parent || strncmp(full, parent, pl) != 0 || full[pl] != ':')
+			parent = full;
+		bench_name(full, keep[i], name, sizeof name);
+		t[i].full = dup_str(full);
+		t[i].name = dup_str(name);
+		t[i].unit = dup_str(parent);
+		if (!t[i].full || !t[i].name || !t[i].unit)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int ti_ab_read_lit_tests(const char *path, struct ti_ab_lit_test **tests, size_t *n,
+			 struct ti_ab_error *err)
+{
+	struct ti_ab_input in = { .path = path };
+	struct ti_jsonread_value top;
+	struct ti_jsonread_error je;
+	char *data = NULL;
+	bool *keep = NULL;
+	int rc;
+
+	*tests = NULL;
+	*n = 0;
+	if ((rc = ti_ab_read_file(path, &data, &in.len, err)) < 0)
+		return rc;
+	rc = ti_jsonread_parse(data, in.len, &top, &je);
+	free(data);
+	if (rc < 0)
+		return rc == -ENOMEM ? rc : ti_ab_read_error(err, path, je.line, "column %d: %s",
+							     je.column, je.what);
+	in.top = &top;
+	const struct ti_jsonread_value *t = ti_jsonread_get(&top, "tests");
+	if (!t || t->type != TI_JSONREAD_ARRAY || !ti_ab_read_lit_probe(&in))
+		rc = ti_ab_read_error(err, path, 0, "not lit's -o JSON (no \"tests\" array)");
+	else if (t->n && (!(keep = malloc(t->n * sizeof *keep)) ||
+			  !(*tests = calloc(t->n, sizeof **tests))))
+		rc = -ENOMEM;
+	else if (t->n && (rc = suites(&in, t, keep, err)) == 0 &&
+		 (rc = list_tests(t, keep, *tests)) == 0)
+		*n = t->n;
+	if (rc < 0) {
+		ti_ab_lit_tests_free(*tests, t && t->type == TI_JSONREAD_ARRAY ? t->n : 0);
+		*tests = NULL;
+	}
+	free(keep);
+	ti_jsonread_free(&top);
+	return rc;
+}

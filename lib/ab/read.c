@@ -412,7 +412,7 @@ const char *ti_ab_read_base_name(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
-static int read_file(const char *path, char **data, size_t *len, struct ti_ab_error *err)
+int ti_ab_read_file(const char *path, char **data, size_t *len, struct ti_ab_error *err)
 {
 	FILE *f = fopen(path, "rb");
 	size_t cap = 4096, n = 0;
@@ -679,7 +679,7 @@ static int load_file(struct ti_ab_set *set, const char *path, const char *name,
 	bool json = false;
 	int rc;
 
-	if ((rc = read_file(path, &data, &len, err)) < 0)
+	if ((rc = ti_ab_read_file(path, &data, &len, err)) < 0)
 		return rc;
 	const char *p = data;
 	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')

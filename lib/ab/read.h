@@ -118,6 +118,22 @@ void ti_ab_sort(struct ti_ab_set *set);
  * benchmarks renamed, or -ENOMEM. */
 int ti_ab_align(struct ti_ab_set *a, struct ti_ab_set *b);
 
+/* A result of lit's -o file: FULL, its name as lit wrote it ("SUITE ::
+ * X.test", a micro-result "SUITE :: X.test:KEY"); NAME, the benchmark
+ * name ti_ab_read gives it; UNIT, the lit test it belongs to (a
+ * micro-result's test, lit's reports.py writing it just before). */
+struct ti_ab_lit_test {
+	char *full, *name, *unit;
+};
+
+/* The results of lit's -o file PATH, in the file's order, into *TESTS
+ * (*N, malloc'd; free with ti_ab_lit_tests_free).  Returns 0, -errno or
+ * -EINVAL with ERR (not lit's -o JSON, a test without a name, a name
+ * twice). */
+int ti_ab_read_lit_tests(const char *path, struct ti_ab_lit_test **tests, size_t *n,
+			 struct ti_ab_error *err);
+void ti_ab_lit_tests_free(struct ti_ab_lit_test *tests, size_t n);
+
 /* Free everything SET owns and empty it. */
 void ti_ab_set_free(struct ti_ab_set *set);
 

@@ -16,6 +16,10 @@
 /* V as a signed percentage ("+1.23%", "-inf", "-" for NAN) into S. */
 void ti_ab_report_pct(char *s, size_t len, double v);
 
+/* The change B/A - 1 of the log-ratio LR as a number: the largest double
+ * where it lies beyond a double's range (a denormal baseline). */
+double ti_ab_report_change(double lr);
+
 /* R is shown under O (--only-changed hides the unchanged). */
 bool ti_ab_report_listed(const struct ti_ab_row *r, const struct ti_ab_report_opts *o);
 

@@ -114,6 +114,9 @@ static const char *svg_color(enum ti_ab_verdict v)
 	}
 }
 
+/* The widest change plotted: +-1e8 %. */
+#define SVG_RANGE_MAX 1e6
+
 /* The plot's geometry: where a change V lands on the x axis. */
 struct svg_geom {
 	double range, step, zero, plot_w, label_w, width, top, bottom, row_h;
@@ -186,8 +189,8 @@ static void svg_row(struct ti_buf *o, const struct svg_geom *gm, size_t i,
 				      svg_x(gm, hi), y, col);
 	}
 	ti_buf_printf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\"><title>",
-		      svg_x(gm, expm1(r->est)), y, col);
-	ti_ab_report_pct(t, sizeof t, expm1(r->est));
+		      svg_x(gm, ti_ab_report_change(r->est)), y, col);
+	ti_ab_report_change_pct(t, sizeof t, r->est);
 	xml_text(o, r->name);
 	ti_buf_printf(o, ": %s, %s</title></circle>\n", t, ti_ab_verdict_name[r->v]);
 	/* The value in a column right of the plot, clear of the bars. */
@@ -210,7 +213,9 @@ static size_t svg_rows(const struct ti_ab_result *res, const struct ti_ab_report
 		    r->v == TI_AB_FAILED || !isfinite(r->est))
 			continue;
 		s[k++] = r;
-		gm->range = fmax(gm->range, fabs(expm1(r->est)));
+		/* Beyond SVG_RANGE_MAX (a denormal baseline) the dot sits at
+		 * the edge; its text says the change. */
+		gm->range = fmax(gm->range, fmin(fabs(ti_ab_report_change(r->est)), SVG_RANGE_MAX));
 		if (chars(r->name) > gm->label_chars)
 			gm->label_chars = chars(r->name);
 	}
@@ -264,7 +269,7 @@ void ti_ab_report_svg(struct ti_buf *o, const struct ti_ab_result *res,
 		      100 * (1 - res->alpha_look), c->min_change);
 	ti_buf_printf(o, "<text x=\"%.1f\" y=\"36\" fill=\"#555\">", left);
 	if (g->n) {
-		ti_ab_report_pct(t, sizeof t, g->ratio - 1);
+		ti_ab_report_change_pct(t, sizeof t, g->log_ratio);
 		ti_buf_printf(o, "geometric mean %s over %zu benchmarks; ", t, g->n);
 	}
 	ti_buf_printf(o, "<tspan fill=\"%s\">regressed</tspan> <tspan fill=\"%s\">improved</tspan> "

@@ -30,9 +30,7 @@ void ti_ab_report_pct(char *s, size_t len, double v)
 		snprintf(s, len, "%+.2f%%", 100 * v);
 }
 
-/* The change B/A - 1 of the log-ratio LR: beyond a double's range (a
- * denormal baseline), in powers of ten from the logarithm, not "+inf". */
-static void change_pct(char *s, size_t len, double lr)
+void ti_ab_report_change_pct(char *s, size_t len, double lr)
 {
 	double e = lr / log(10) + 2;	/* log10 of the percentage */
 
@@ -42,8 +40,7 @@ static void change_pct(char *s, size_t len, double lr)
 		ti_ab_report_pct(s, len, expm1(lr));
 }
 
-/* The change of LR for JSON, a number: the largest double beyond it. */
-static double change_num(double lr)
+double ti_ab_report_change(double lr)
 {
 	return isfinite(lr) && !isfinite(expm1(lr)) ? DBL_MAX : expm1(lr);
 }
@@ -133,12 +130,12 @@ static void cells(const struct ti_ab_row *r, char cell[C_COUNT][CELL])
 	snprintf(cell[C_NB], CELL, "%zu", r->n_b);
 	num(cell[C_MEDA], CELL, r->med_a);
 	num(cell[C_MEDB], CELL, r->med_b);
-	change_pct(cell[C_CHANGE], CELL, r->est);
+	ti_ab_report_change_pct(cell[C_CHANGE], CELL, r->est);
 	if (isnan(r->lo) || (isinf(r->lo) && isinf(r->hi))) {
 		snprintf(cell[C_CI], CELL, "-");
 	} else {
-		change_pct(lo, sizeof lo, r->lo);
-		change_pct(hi, sizeof hi, r->hi);
+		ti_ab_report_change_pct(lo, sizeof lo, r->lo);
+		ti_ab_report_change_pct(hi, sizeof hi, r->hi);
 		snprintf(cell[C_CI], CELL, "%s..%s", lo, hi);
 	}
 	if (isnan(r->spread_a))
@@ -192,11 +189,11 @@ static void summary_lines(struct ti_buf *o, const struct ti_ab_result *r,
 	}
 	if (g->n == 1 && !(g->lo > 0 && isfinite(g->hi))) {
 		/* Not -100 %..+inf: the one benchmark has no interval. */
-		ti_ab_report_pct(mid, sizeof mid, g->ratio - 1);
+		ti_ab_report_change_pct(mid, sizeof mid, g->log_ratio);
 		ti_buf_printf(o, "%sgeometric mean of B/A: %s (no interval: the one benchmark's "
 			      "has none)\n", prefix, mid);
 	} else if (g->n) {
-		ti_ab_report_pct(mid, sizeof mid, g->ratio - 1);
+		ti_ab_report_change_pct(mid, sizeof mid, g->log_ratio);
 		ti_ab_report_pct(lo, sizeof lo, g->lo - 1);
 		ti_ab_report_pct(hi, sizeof hi, g->hi - 1);
 		/* At the rows' level, 1 - alpha / looks: one level printed and used. */
@@ -461,9 +458,9 @@ static void format_json(struct ti_buf *o, const struct ti_ab_result *res,
 		ti_json_double(&j, "median_b", r->med_b);
 		ti_json_double(&j, "mad_a", r->spread_a);
 		ti_json_double(&j, "mad_b", r->spread_b);
-		ti_json_double(&j, "change", change_num(r->est));
-		ti_json_double(&j, "ci_low", isfinite(r->lo) ? change_num(r->lo) : NAN);
-		ti_json_double(&j, "ci_high", isfinite(r->hi) ? change_num(r->hi) : NAN);
+		ti_json_double(&j, "change", ti_ab_report_change(r->est));
+		ti_json_double(&j, "ci_low", isfinite(r->lo) ? ti_ab_report_change(r->lo) : NAN);
+		ti_json_double(&j, "ci_high", isfinite(r->hi) ? ti_ab_report_change(r->hi) : NAN);
 		ti_json_double(&j, "ci_coverage", r->level);
 		ti_json_double(&j, "equivalence_low", isfinite(r->eq_lo) ? expm1(r->eq_lo) : NAN);
 		ti_json_double(&j, "equivalence_high", isfinite(r->eq_hi) ? expm1(r->eq_hi) : NAN);

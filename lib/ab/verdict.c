@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report.h"
 #include "verdict.h"
 
 const char *const ti_ab_verdict_name[TI_AB_VERDICTS] = {
@@ -283,108 +284,138 @@ struct alt {
 
 /* The test and the two intervals of one row, from S's values; ALT gets
  * the t test where the rule may choose it instead. */
-static int measure(struct ti_ab_row *r, const struct ti_ab_config *c, double alpha,
-		   struct scratch *s, size_t m, size_t n, struct alt *alt)
+/* The paired test of C on R's NP log-ratios (S->d), its interval H at
+ * 1 - ALPHA and EQ at 1 - 2 ALPHA; the rank test's t alternative in ALT. */
+static int measure_paired(struct ti_ab_row *r, const struct ti_ab_config *c, double alpha,
+			  struct scratch *s, size_t m, size_t n, struct alt *alt,
+			  struct ti_stats_hl *hp, struct ti_stats_hl *eqp)
 {
 	struct ti_stats_mw t;
 	struct ti_stats_hl h, eq;
-	size_t np = r->paired ? r->n_a : 0;
+	size_t np = r->n_a;
 	int rc;
 
-	alt->test = NULL;
-	r->min_p = 0;
-	if (r->paired) {
-		/* The log-ratio of two values rounded to RES: sd RES sqrt(2/12). */
-		double fl = resolution(s->px, np, s->py, np, s->w) * sqrt(2.0 / 12);
-		switch (c->paired_test) {
-		case TI_AB_SIGN:
-			if ((rc = ti_stats_sign_test(s->d, np, alpha, &t, &h)) < 0 ||
-			    (rc = ti_stats_sign_test(s->d, np, 2 * alpha, &t, &eq)) < 0)
-				return rc;
-			r->test = "sign";
-			r->min_p = ti_stats_min_p_signed_rank(np);
-			break;
-		case TI_AB_PAIRED_T:
-		case TI_AB_TRIMMED_T: {
-			double trim = c->paired_test == TI_AB_TRIMMED_T ? 0.2 : 0;
-			if ((rc = ti_stats_t1(s->d, np, trim, fl, alpha, &t, &h)) < 0 ||
-			    (rc = ti_stats_t1(s->d, np, trim, fl, 2 * alpha, &t, &eq)) < 0)
-				return rc;
-			r->test = trim > 0 ? "Yuen" : "t";
-			break;
-		}
-		case TI_AB_SIMES: {
-			/* The paired test is exact under any load shared within
-			 * a round but cannot go below 2^(1-n); Mann-Whitney on
-			 * all values resolves far finer where the rounds share
-			 * nothing.  Simes' combination of the two is valid for
-			 * positively dependent tests (Sarkar 1998). */
-			struct ti_stats_mw u;
-			if ((rc = ti_stats_walsh(s->d, np, alpha, &h)) < 0 ||
-			    (rc = ti_stats_walsh(s->d, np, 2 * alpha, &eq)) < 0 ||
-			    (rc = ti_stats_signed_rank(s->d, np, &t)) < 0)
-				return rc;
-			for (size_t i = 0; i < m; i++)
-				s->x[i] = log(s->x[i]);
-			for (size_t j = 0; j < n; j++)
-				s->y[j] = log(s->y[j]);
-			if ((rc = ti_stats_mann_whitney_cached(s->x, m, s->y, n, &s->cache, &u)) < 0)
-				return rc;
-			t.p = fmin(1, fmin(2 * fmin(t.p, u.p), fmax(t.p, u.p)));
-			r->test = "Simes";
-			break;
-		}
-		case TI_AB_RANK_OR_T:
-		case TI_AB_RANK_OR_YUEN: {
-			double trim = c->paired_test == TI_AB_RANK_OR_YUEN ? 0.2 : 0;
-			struct ti_stats_hl ah, aeq;
-			struct ti_stats_mw at;
-			if ((rc = ti_stats_t1(s->d, np, trim, fl, alpha, &at, &ah)) < 0 ||
-			    (rc = ti_stats_t1(s->d, np, trim, fl, 2 * alpha, &at, &aeq)) < 0)
-				return rc;
-			*alt = (struct alt){ at.p, ah.shift, ah.lo, ah.hi, ah.level, aeq.lo, aeq.hi,
-					     trim > 0 ? "Yuen" : "t" };
-		}
-			/* fall through */
-		default:
-			if ((rc = ti_stats_walsh(s->d, np, alpha, &h)) < 0 ||
-			    (rc = ti_stats_walsh(s->d, np, 2 * alpha, &eq)) < 0 ||
-			    (rc = ti_stats_signed_rank(s->d, np, &t)) < 0)
-				return rc;
-			r->test = "signed rank";
-			r->min_p = ti_stats_min_p_signed_rank(np);
-		}
-		r->p = np < 2 ? NAN : t.p;
-	} else {
-		double fl = resolution(s->x, m, s->y, n, s->w) / sqrt(12);
+	/* The log-ratio of two values rounded to RES: sd RES sqrt(2/12). */
+	double fl = resolution(s->px, np, s->py, np, s->w) * sqrt(2.0 / 12);
+	switch (c->paired_test) {
+	case TI_AB_SIGN:
+		if ((rc = ti_stats_sign_test(s->d, np, alpha, &t, &h)) < 0 ||
+		    (rc = ti_stats_sign_test(s->d, np, 2 * alpha, &t, &eq)) < 0)
+			return rc;
+		r->test = "sign";
+		r->min_p = ti_stats_min_p_signed_rank(np);
+		break;
+	case TI_AB_PAIRED_T:
+	case TI_AB_TRIMMED_T: {
+		double trim = c->paired_test == TI_AB_TRIMMED_T ? 0.2 : 0;
+		if ((rc = ti_stats_t1(s->d, np, trim, fl, alpha, &t, &h)) < 0 ||
+		    (rc = ti_stats_t1(s->d, np, trim, fl, 2 * alpha, &t, &eq)) < 0)
+			return rc;
+		r->test = trim > 0 ? "Yuen" : "t";
+		break;
+	}
+	case TI_AB_SIMES: {
+		/* The paired test is exact under any load shared within
+		 * a round but cannot go below 2^(1-n); Mann-Whitney on
+		 * all values resolves far finer where the rounds share
+		 * nothing.  Simes' combination of the two is valid for
+		 * positively dependent tests (Sarkar 1998). */
+		struct ti_stats_mw u;
+		if ((rc = ti_stats_walsh(s->d, np, alpha, &h)) < 0 ||
+		    (rc = ti_stats_walsh(s->d, np, 2 * alpha, &eq)) < 0 ||
+		    (rc = ti_stats_signed_rank(s->d, np, &t)) < 0)
+			return rc;
 		for (size_t i = 0; i < m; i++)
 			s->x[i] = log(s->x[i]);
 		for (size_t j = 0; j < n; j++)
 			s->y[j] = log(s->y[j]);
-		if (c->unpaired_test == TI_AB_WELCH || c->unpaired_test == TI_AB_YUEN2) {
-			double trim = c->unpaired_test == TI_AB_YUEN2 ? 0.2 : 0;
-			if ((rc = ti_stats_t2(s->x, m, s->y, n, trim, fl, alpha, &t, &h)) < 0 ||
-			    (rc = ti_stats_t2(s->x, m, s->y, n, trim, fl, 2 * alpha, &t, &eq)) < 0)
-				return rc;
-			r->test = trim > 0 ? "Yuen" : "Welch";
-			r->p = t.p;
-		} else {
-			if ((rc = ti_stats_hodges_lehmann_cached(s->x, m, s->y, n, alpha, &s->cache, &h)) < 0 ||
-			    (rc = ti_stats_hodges_lehmann_cached(s->x, m, s->y, n, 2 * alpha, &s->cache, &eq)) < 0)
-				return rc;
-			if (m >= 2 && n >= 2) {
-				rc = c->unpaired_test == TI_AB_BRUNNER_MUNZEL
-					     ? ti_stats_brunner_munzel(s->x, m, s->y, n, &t)
-					     : ti_stats_mann_whitney_cached(s->x, m, s->y, n, &s->cache, &t);
-				if (rc < 0)
-					return rc;
-				r->p = t.p;
-			}
-			r->test = c->unpaired_test == TI_AB_BRUNNER_MUNZEL ? "Brunner-Munzel"
-									  : "Mann-Whitney";
-			r->min_p = ti_stats_min_p_mann_whitney(m, n);
-		}
+		if ((rc = ti_stats_mann_whitney_cached(s->x, m, s->y, n, &s->cache, &u)) < 0)
+			return rc;
+		t.p = fmin(1, fmin(2 * fmin(t.p, u.p), fmax(t.p, u.p)));
+		r->test = "Simes";
+		break;
 	}
+	case TI_AB_RANK_OR_T:
+	case TI_AB_RANK_OR_YUEN: {
+		double trim = c->paired_test == TI_AB_RANK_OR_YUEN ? 0.2 : 0;
+		struct ti_stats_hl ah, aeq;
+		struct ti_stats_mw at;
+		if ((rc = ti_stats_t1(s->d, np, trim, fl, alpha, &at, &ah)) < 0 ||
+		    (rc = ti_stats_t1(s->d, np, trim, fl, 2 * alpha, &at, &aeq)) < 0)
+			return rc;
+		*alt = (struct alt){ at.p, ah.shift, ah.lo, ah.hi, ah.level, aeq.lo, aeq.hi,
+				     trim > 0 ? "Yuen" : "t" };
+	}
+		/* fall through */
+	default:
+		if ((rc = ti_stats_walsh(s->d, np, alpha, &h)) < 0 ||
+		    (rc = ti_stats_walsh(s->d, np, 2 * alpha, &eq)) < 0 ||
+		    (rc = ti_stats_signed_rank(s->d, np, &t)) < 0)
+			return rc;
+		r->test = "signed rank";
+		r->min_p = ti_stats_min_p_signed_rank(np);
+	}
+	r->p = np < 2 ? NAN : t.p;
+	*hp = h;
+	*eqp = eq;
+	return 0;
+}
+
+/* The unpaired test of C on R's M and N values (S->x, S->y, made
+ * logarithms), its interval H at 1 - ALPHA and EQ at 1 - 2 ALPHA. */
+static int measure_unpaired(struct ti_ab_row *r, const struct ti_ab_config *c, double alpha,
+			    struct scratch *s, size_t m, size_t n, struct ti_stats_hl *hp,
+			    struct ti_stats_hl *eqp)
+{
+	struct ti_stats_mw t;
+	struct ti_stats_hl h, eq;
+	int rc;
+
+	double fl = resolution(s->x, m, s->y, n, s->w) / sqrt(12);
+	for (size_t i = 0; i < m; i++)
+		s->x[i] = log(s->x[i]);
+	for (size_t j = 0; j < n; j++)
+		s->y[j] = log(s->y[j]);
+	if (c->unpaired_test == TI_AB_WELCH || c->unpaired_test == TI_AB_YUEN2) {
+		double trim = c->unpaired_test == TI_AB_YUEN2 ? 0.2 : 0;
+		if ((rc = ti_stats_t2(s->x, m, s->y, n, trim, fl, alpha, &t, &h)) < 0 ||
+		    (rc = ti_stats_t2(s->x, m, s->y, n, trim, fl, 2 * alpha, &t, &eq)) < 0)
+			return rc;
+		r->test = trim > 0 ? "Yuen" : "Welch";
+		r->p = t.p;
+	} else {
+		if ((rc = ti_stats_hodges_lehmann_cached(s->x, m, s->y, n, alpha, &s->cache, &h)) < 0 ||
+		    (rc = ti_stats_hodges_lehmann_cached(s->x, m, s->y, n, 2 * alpha, &s->cache, &eq)) < 0)
+			return rc;
+		if (m >= 2 && n >= 2) {
+			rc = c->unpaired_test == TI_AB_BRUNNER_MUNZEL
+				     ? ti_stats_brunner_munzel(s->x, m, s->y, n, &t)
+				     : ti_stats_mann_whitney_cached(s->x, m, s->y, n, &s->cache, &t);
+			if (rc < 0)
+				return rc;
+			r->p = t.p;
+		}
+		r->test = c->unpaired_test == TI_AB_BRUNNER_MUNZEL ? "Brunner-Munzel"
+								  : "Mann-Whitney";
+		r->min_p = ti_stats_min_p_mann_whitney(m, n);
+	}
+	*hp = h;
+	*eqp = eq;
+	return 0;
+}
+
+static int measure(struct ti_ab_row *r, const struct ti_ab_config *c, double alpha,
+		   struct scratch *s, size_t m, size_t n, struct alt *alt)
+{
+	struct ti_stats_hl h, eq;
+	int rc;
+
+	alt->test = NULL;
+	r->min_p = 0;
+	rc = r->paired ? measure_paired(r, c, alpha, s, m, n, alt, &h, &eq)
+		       : measure_unpaired(r, c, alpha, s, m, n, &h, &eq);
+	if (rc < 0)
+		return rc;
 	r->est = h.shift;
 	r->lo = h.lo;
 	r->hi = h.hi;
@@ -409,11 +440,11 @@ static void centre(struct ti_ab_row *r, const double *x, size_t m, const double 
 /* Everything about one benchmark found on both sides, but for the
  * decision that needs the adjusted p-values.  Returns 1 when that
  * decision is still to be made, 0 when the row is decided, or -ENOMEM. */
-static int measure_row(struct ti_ab_row *r, const struct ti_ab_config *c, double alpha,
-		       bool pair, struct scratch *s, struct alt *alt)
+/* Count R's failed and flagged runs; when a side has no successful run
+ * with the metric, decide R (failed or missing) and return true. */
+static bool count_runs(struct ti_ab_row *r, const struct ti_ab_config *c, struct scratch *s)
 {
 	const struct ti_ab_bench *a = r->a, *b = r->b;
-	size_t m = values(a, c, s->x), n = values(b, c, s->y);
 
 	r->failed_a = a->failures;
 	r->failed_b = b->failures;
@@ -422,24 +453,30 @@ static int measure_row(struct ti_ab_row *r, const struct ti_ab_config *c, double
 	for (size_t i = 0; i < b->n; i++)
 		r->flagged_b += !b->s[i].failed && !isnan(b->s[i].value) && b->s[i].flags;
 	classify_code(r, s->d);
-	if (a->ok == 0 || b->ok == 0) {
-		bool fa = a->ok == 0 && a->failures, fb = b->ok == 0 && b->failures;
-		r->n_a = a->ok;
-		r->n_b = b->ok;
-		r->v = fa || fb ? TI_AB_FAILED : TI_AB_MISSING;
-		if (fa || fb)
-			REASON(r, "every run on %s failed (%s)", fa && fb ? "A and B" : fa ? "A" : "B",
-			       fa ? a->failed_in : b->failed_in);
-		else
-			REASON(r, "no %s in %s", c->metric, !a->ok && !b->ok ? "A or B" : !a->ok ? "A" : "B");
-		return 0;
-	}
+	if (a->ok && b->ok)
+		return false;
+	bool fa = a->ok == 0 && a->failures, fb = b->ok == 0 && b->failures;
+	r->n_a = a->ok;
+	r->n_b = b->ok;
+	r->v = fa || fb ? TI_AB_FAILED : TI_AB_MISSING;
+	if (fa || fb)
+		REASON(r, "every run on %s failed (%s)", fa && fb ? "A and B" : fa ? "A" : "B",
+		       fa ? a->failed_in : b->failed_in);
+	else
+		REASON(r, "no %s in %s", c->metric, !a->ok && !b->ok ? "A or B" : !a->ok ? "A" : "B");
+	return true;
+}
+
+/* The notes of the runs left out: failed, or without the metric (a
+ * summary without its line). */
+static void note_left_out(struct ti_ab_row *r, const struct ti_ab_config *c)
+{
+	const struct ti_ab_bench *a = r->a, *b = r->b;
+
 	if (a->failures)
 		NOTE(r, "%zu of %zu runs on A failed (%s)", a->failures, a->n, a->failed_in);
 	if (b->failures)
 		NOTE(r, "%zu of %zu runs on B failed (%s)", b->failures, b->n, b->failed_in);
-	/* A run that succeeded but lacks the metric (a summary without its
-	 * line) is left out, and said. */
 	for (int side = 0; side < 2; side++) {
 		const struct ti_ab_bench *e = side ? b : a;
 		size_t gap = 0;
@@ -449,18 +486,72 @@ static int measure_row(struct ti_ab_row *r, const struct ti_ab_config *c, double
 			NOTE(r, "no %s in %zu of %zu runs on %s", c->metric, gap, e->n,
 			     side ? "B" : "A");
 	}
-	if (cache_metric(c->metric) && !same_geometry(r)) {
-		r->v = TI_AB_MISSING;
-		r->n_a = a->ok;
-		r->n_b = b->ok;
-		if (a->geometry_mixed || b->geometry_mixed)
-			REASON(r, "the runs of %s simulated different caches: not comparable",
-			       a->geometry_mixed ? "A" : "B");
-		else
-			REASON(r, "cache geometries differ (A: %s; B: %s): not comparable",
-			       a->geometry ? a->geometry : "none", b->geometry ? b->geometry : "none");
-		return 0;
+}
+
+/* A cache metric simulated with different geometries: R is missing
+ * (true). */
+static bool geometry_differs(struct ti_ab_row *r, const struct ti_ab_config *c)
+{
+	const struct ti_ab_bench *a = r->a, *b = r->b;
+
+	if (!cache_metric(c->metric) || same_geometry(r))
+		return false;
+	r->v = TI_AB_MISSING;
+	r->n_a = a->ok;
+	r->n_b = b->ok;
+	if (a->geometry_mixed || b->geometry_mixed)
+		REASON(r, "the runs of %s simulated different caches: not comparable",
+		       a->geometry_mixed ? "A" : "B");
+	else
+		REASON(r, "cache geometries differ (A: %s; B: %s): not comparable",
+		       a->geometry ? a->geometry : "none", b->geometry ? b->geometry : "none");
+	return true;
+}
+
+/* Every one of the N values of X is above 0 (has a logarithm). */
+static bool all_positive(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return false;
+	return true;
+}
+
+/* Pair R's rounds where C says so (M, N: the samples of each side). */
+static void pair_row(struct ti_ab_row *r, const struct ti_ab_config *c, bool pair,
+		     struct scratch *s, size_t m, size_t n)
+{
+	if (c->pairing == TI_AB_PAIR_NEVER)
+		return;
+	/* Rounds are pairs by design: A_i and B_i ran in one round of an
+	 * interleaved run, whatever their correlation (the old rule,
+	 * TI_AB_PAIR_VOTE, paired only when the suite's rounds moved
+	 * together, and anti-correlated rounds broke the unpaired test;
+	 * bench/ab-sim). */
+	size_t np = pair_rounds(r, c, s);
+	if (c->pairing == TI_AB_PAIR_VOTE && !pair)
+		np = 0;
+	if (np >= 2) {
+		r->paired = true;
+		r->n_a = r->n_b = np;
+		centre(r, s->px, np, s->py, np);
+		if (np >= TI_AB_PAIR_MIN_ROUNDS)
+			r->corr = ti_stats_spearman(s->px, s->py, np);
+	} else if (np == 0 && (m > 1 || n > 1) && c->pairing != TI_AB_PAIR_VOTE) {
+		NOTE(r, "unpaired: the rounds of A and B differ");
 	}
+}
+
+static int measure_row(struct ti_ab_row *r, const struct ti_ab_config *c, double alpha,
+		       bool pair, struct scratch *s, struct alt *alt)
+{
+	size_t m = values(r->a, c, s->x), n = values(r->b, c, s->y);
+
+	if (count_runs(r, c, s))
+		return 0;
+	note_left_out(r, c);
+	if (geometry_differs(r, c))
+		return 0;
 	r->n_a = m;
 	r->n_b = n;
 	if (m == 0 || n == 0) {
@@ -479,12 +570,12 @@ static int measure_row(struct ti_ab_row *r, const struct ti_ab_config *c, double
 		REASON(r, "every sample equal");
 		return 0;
 	}
-	for (size_t i = 0; i < m; i++)
-		if (!(s->x[i] > 0))
-			goto no_ratio;
-	for (size_t j = 0; j < n; j++)
-		if (!(s->y[j] > 0))
-			goto no_ratio;
+	if (!all_positive(s->x, m) || !all_positive(s->y, n)) {
+		/* A time of 0 (below the clock's resolution) has no logarithm. */
+		r->v = TI_AB_UNDECIDED;
+		REASON(r, "values <= 0: no ratio, no test");
+		return 0;
+	}
 	/* valgrind's count is exact: when it is the same in every sample of
 	 * a side there is no noise to test against, and the change is what
 	 * it is (its interval a single point). */
@@ -494,32 +585,9 @@ static int measure_row(struct ti_ab_row *r, const struct ti_ab_config *c, double
 		r->level = 1;
 		return 1;
 	}
-	if (c->pairing != TI_AB_PAIR_NEVER) {
-		/* Rounds are pairs by design: A_i and B_i ran in one round of
-		 * an interleaved run, whatever their correlation (the old rule,
-		 * TI_AB_PAIR_VOTE, paired only when the suite's rounds moved
-		 * together, and anti-correlated rounds broke the unpaired test;
-		 * bench/ab-sim). */
-		size_t np = pair_rounds(r, c, s);
-		if (c->pairing == TI_AB_PAIR_VOTE && !pair)
-			np = 0;
-		if (np >= 2) {
-			r->paired = true;
-			r->n_a = r->n_b = np;
-			centre(r, s->px, np, s->py, np);
-			if (np >= TI_AB_PAIR_MIN_ROUNDS)
-				r->corr = ti_stats_spearman(s->px, s->py, np);
-		} else if (np == 0 && (m > 1 || n > 1) && c->pairing != TI_AB_PAIR_VOTE) {
-			NOTE(r, "unpaired: the rounds of A and B differ");
-		}
-	}
+	pair_row(r, c, pair, s, m, n);
 	int rc = measure(r, c, alpha, s, m, n, alt);
 	return rc < 0 ? rc : 1;
-no_ratio:
-	/* A time of 0 (below the clock's resolution) has no logarithm. */
-	r->v = TI_AB_UNDECIDED;
-	REASON(r, "values <= 0: no ratio, no test");
-	return 0;
 }
 
 /* The noise floor of one benchmark from an A/A pair: how far the medians
@@ -558,11 +626,6 @@ static bool within_gate(double lo, double hi, double g)
 	return isfinite(lo) && isfinite(hi) && expm1(lo) > -tol && expm1(hi) < tol;
 }
 
-static void pct(char *s, size_t len, double l)
-{
-	snprintf(s, len, "%+.2f%%", 100 * expm1(l));
-}
-
 /* The verdict of a row whose test (if any) has its adjusted p-value. */
 static void decide(struct ti_ab_row *r, const struct ti_ab_config *c, double alpha)
 {
@@ -570,7 +633,7 @@ static void decide(struct ti_ab_row *r, const struct ti_ab_config *c, double alp
 	bool floor_known = !isnan(r->floor);
 	char e[32], lo[32], hi[32];
 
-	pct(e, sizeof e, r->est);
+	ti_ab_report_change_pct(e, sizeof e, r->est);
 	if (r->exact) {
 		bool beyond = beyond_gate(r->est, g);
 		r->v = !beyond ? TI_AB_UNCHANGED : r->est > 0 ? TI_AB_REGRESSED : TI_AB_IMPROVED;
@@ -617,8 +680,8 @@ static void decide(struct ti_ab_row *r, const struct ti_ab_config *c, double alp
 	}
 	if (within_gate(r->eq_lo, r->eq_hi, g)) {
 		r->v = TI_AB_UNCHANGED;
-		pct(lo, sizeof lo, r->eq_lo);
-		pct(hi, sizeof hi, r->eq_hi);
+		ti_ab_report_change_pct(lo, sizeof lo, r->eq_lo);
+		ti_ab_report_change_pct(hi, sizeof hi, r->eq_hi);
 		REASON(r, "equivalent: %.0f%% interval %s..%s within +-%g%%",
 		       100 * (1 - 2 * alpha), lo, hi, c->min_change);
 		if (sig)
@@ -646,8 +709,8 @@ static void decide(struct ti_ab_row *r, const struct ti_ab_config *c, double alp
 	} else if (!isfinite(r->eq_lo) || !isfinite(r->eq_hi)) {
 		REASON(r, "too few samples for an interval");
 	} else {
-		pct(lo, sizeof lo, r->eq_lo);
-		pct(hi, sizeof hi, r->eq_hi);
+		ti_ab_report_change_pct(lo, sizeof lo, r->eq_lo);
+		ti_ab_report_change_pct(hi, sizeof hi, r->eq_hi);
 		if ((r->eq_lo > 0 && beyond_gate(r->eq_lo, g)) || (r->eq_hi < 0 && beyond_gate(r->eq_hi, g)))
 			REASON(r, "%.0f%% interval %s..%s beyond the gate, but not significant after "
 			       "adjustment (p %.3g)", 100 * (1 - 2 * alpha), lo, hi, r->p_adj);
@@ -996,6 +1059,7 @@ static int geo_by_round(const struct ti_ab_result *res, const struct ti_ab_confi
 	double q = ti_stats_t_quantile(1 - (1 - level) / 2, (double)(nr - 1));
 	g->n = nrows;
 	g->ratio = exp(mean);
+	g->log_ratio = mean;
 	g->lo = exp(mean - q * se);
 	g->hi = exp(mean + q * se);
 	g->rounds = nr;
@@ -1018,7 +1082,7 @@ out:
 static int geomean(const struct ti_ab_result *res, const struct ti_ab_config *c,
 		   struct scratch *s, struct ti_ab_geomean *out)
 {
-	struct ti_ab_geomean g = { 0, NAN, NAN, NAN, 1 - res->alpha_look, 0, NULL };
+	struct ti_ab_geomean g = { 0, NAN, NAN, NAN, 1 - res->alpha_look, 0, NULL, NAN };
 	size_t n = res->n;
 	double *l, sum = 0, ss = 0;
 	const struct ti_ab_row *one = NULL;
@@ -1047,6 +1111,7 @@ static int geomean(const struct ti_ab_result *res, const struct ti_ab_config *c,
 			sum += l[i];
 		double mean = sum / (double)g.n;
 		g.ratio = exp(mean);
+		g.log_ratio = mean;
 		if (g.n == 1) {
 			g.lo = exp(one->lo);
 			g.hi = exp(one->hi);

@@ -144,6 +144,7 @@ struct ti_ab_geomean {
 	double level;		/* lo..hi's level: 1 - alpha / looks, as the rows' */
 	size_t rounds;		/* by round: over how many */
 	const char *method;	/* how lo..hi was found: "round", "t", "bootstrap", "one benchmark" */
+	double log_ratio;	/* ln ratio, finite where ratio overflows; NAN when n == 0 */
 };
 
 #define TI_AB_NOTES 6

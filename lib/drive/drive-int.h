@@ -37,14 +37,7 @@ int ti_drive_start(struct ti_drive_job **jobs, size_t n);
 int ti_drive_wait_any(struct ti_drive_job **jobs, size_t n);
 void ti_drive_wait_job(struct ti_drive_job *j);
 
-/* Lit's tests in a -o file: each result's full name and its lit test (a
- * micro-result "T:KEY" follows its test T), into NAMES and UNITS (N,
- * malloc'd).  Returns 0, -ENOMEM, or -EINVAL with ERR. */
-int ti_drive_lit_names(const char *path, char ***names, char ***units, size_t *n, char *err,
-		       size_t len);
 /* Lit --show-tests output in PATH: the tests' full names. */
 int ti_drive_lit_shown(const char *path, char ***units, size_t *n);
-/* The name timeit-compare gives the result FULL ("SUITE :: X.test" -> "X"). */
-char *ti_drive_lit_short(const char *full);
 
 #endif

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* drive-lit.c: what the driver needs of lit: the tests of a -o file by
- * their full names (the runs' metrics are read by lib/ab/read-lit.c; here
- * only which tests there are, and which lit test a micro-result belongs
- * to), the list of lit --show-tests, and the --filter selecting exactly
- * some tests.  Names go from JSON to the filter escaped, never through a
- * shell. */
+/* drive-lit.c: what the driver needs of lit besides its -o files (read
+ * by lib/ab/read-lit.c, the tests and their names with them): the list
+ * of lit --show-tests, and the --filter selecting exactly some tests.
+ * Names go from JSON to the filter escaped, never through a shell. */
 #include "config.h"
 
 #include <errno.h>
@@ -14,7 +12,6 @@
 
 #include "buf.h"
 #include "drive-int.h"
-#include "jsonread.h"
 
 static char *dup_str(const char *s)
 {
@@ -52,18 +49,6 @@ static int slurp(const char *path, char **data, size_t *len)
 	return 0;
 }
 
-/* As lib/ab/read-lit.c names a result: after "SUITE :: ", without ".test". */
-char *ti_drive_lit_short(const char *full)
-{
-	const char *sep = strstr(full, " :: ");
-	char *s = dup_str(sep ? sep + 4 : full);
-	size_t n;
-
-	if (s && (n = strlen(s)) > 5 && strcmp(s + n - 5, ".test") == 0)
-		s[n - 5] = '\0';
-	return s;
-}
-
 static int push(char ***v, size_t *n, char *s)
 {
 	char **p;
@@ -77,59 +62,6 @@ static int push(char ***v, size_t *n, char *s)
 	*v = p;
 	p[(*n)++] = s;
 	return 0;
-}
-
-int ti_drive_lit_names(const char *path, char ***names, char ***units, size_t *n, char *err,
-		       size_t len)
-{
-	struct ti_jsonread_value top;
-	struct ti_jsonread_error je;
-	char *data = NULL;
-	size_t dlen, nu = 0;
-	int rc;
-
-	*names = *units = NULL;
-	*n = 0;
-	if ((rc = slurp(path, &data, &dlen)) < 0) {
-		snprintf(err, len, "%s: %s", path, strerror(-rc));
-		return rc;
-	}
-	rc = ti_jsonread_parse(data, dlen, &top, &je);
-	free(data);
-	if (rc < 0) {
-		if (rc != -ENOMEM)
-			snprintf(err, len, "%s:%d: %s", path, je.line, je.what);
-		return rc;
-	}
-	const struct ti_jsonread_value *tests = ti_jsonread_get(&top, "tests");
-	const char *parent = NULL;
-	if (!tests || tests->type != TI_JSONREAD_ARRAY) {
-		snprintf(err, len, "%s: not lit's -o JSON (no \"tests\" array)", path);
-		ti_jsonread_free(&top);
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < tests->n; i++) {
-		const struct ti_jsonread_value *nm = ti_jsonread_get(&tests->items[i], "name");
-		size_t pl = parent ? strlen(parent) : 0;
-		const char *unit;
-
-		if (!nm || nm->type != TI_JSONREAD_STRING)
-			continue;
-		/* lit's reports.py writes a test, then its micro-results as
-		 * "TEST:KEY". */
-		if (parent && strncmp(nm->str, parent, pl) == 0 && nm->str[pl] == ':')
-			unit = parent;
-		else
-			unit = parent = nm->str;
-		if ((rc = push(names, n, dup_str(nm->str))) < 0)
-			break;
-		if ((rc = push(units, &nu, dup_str(unit))) < 0) {
-			free((*names)[--*n]);
-			break;
-		}
-	}
-	ti_jsonread_free(&top);
-	return rc;
 }
 
 int ti_drive_lit_shown(const char *path, char ***units, size_t *n)

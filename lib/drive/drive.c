@@ -704,7 +704,8 @@ static int lit_tests(struct ti_drive *d, const struct units *all)
 		size_t nu = d->c.schedule == TI_DRIVE_DUET ? all->n : 1;
 		for (size_t k = 0; k < nu; k++) {
 			char *p = lit_file(d, s, 1, d->c.schedule == TI_DRIVE_DUET ? k : SIZE_MAX);
-			char **names, **units;
+			struct ti_ab_lit_test *t;
+			struct ti_ab_error e;
 			size_t n;
 			int rc;
 			if (!p)
@@ -713,17 +714,15 @@ static int lit_tests(struct ti_drive *d, const struct units *all)
 				free(p);
 				continue;
 			}
-			rc = ti_drive_lit_names(p, &names, &units, &n, d->err, sizeof d->err);
+			rc = ti_ab_read_lit_tests(p, &t, &n, &e);
 			free(p);
-			for (size_t i = 0; i < n && rc >= 0; i++) {
-				char *sh = ti_drive_lit_short(names[i]);
-				rc = sh ? add_test(d, sh, units[i]) : -ENOMEM;
-				free(sh);
-			}
-			if (names)
-				free_strs(names, n);
-			if (units)
-				free_strs(units, n);
+			if (rc < 0 && rc != -ENOMEM && e.line)
+				fail(d, rc, "%s:%d: %s", e.path, e.line, e.what);
+			else if (rc < 0 && rc != -ENOMEM)
+				fail(d, rc, "%s: %s", e.path, e.what);
+			for (size_t i = 0; i < n && rc >= 0; i++)
+				rc = add_test(d, t[i].name, t[i].unit);
+			ti_ab_lit_tests_free(t, n);
 			if (rc < 0)
 				return rc == -ENOMEM ? fail(d, rc, "%s", strerror(ENOMEM)) : rc;
 		}
@@ -798,10 +797,277 @@ static int write_stop(struct ti_drive *d)
 	return rc;
 }
 
+/* Open the run's logs, rounds.log and samples.tsv (its header written). */
+static int open_logs(struct ti_drive *d)
+{
+	char *p;
+	int rc;
+
+	if (!(p = out_path(d, "rounds.log")) || !(d->rounds_f = fopen(p, "w"))) {
+		rc = fail(d, -errno, "%s: %s", p ? p : "rounds.log", strerror(errno));
+		free(p);
+		return rc;
+	}
+	free(p);
+	if (!(p = out_path(d, "samples.tsv")) || !(d->samples_f = fopen(p, "w"))) {
+		rc = fail(d, -errno, "%s: %s", p ? p : "samples.tsv", strerror(errno));
+		free(p);
+		fclose(d->rounds_f);
+		return rc;
+	}
+	free(p);
+	fprintf(d->samples_f, "round\tside\ttest\tschedule\tcpus\tstart\twall\tstatus\n");
+	return 0;
+}
+
+/* The progress line of round R of ROUNDS: NA tests, NOW seconds into
+ * the run, RUNS test runs done. */
+static void round_progress(struct ti_drive *d, unsigned r, unsigned rounds, size_t na,
+			   size_t runs, double now)
+{
+	const struct ti_drive_config *c = &d->c;
+	char el[32], lf[64] = "";
+
+	clock_text(el, sizeof el, now);
+	if (runs > 0) {
+		char t[32];
+		double left = now / (double)runs * (double)na * (rounds - r + 1);
+		if (c->budget > 0 && left > c->budget - now)
+			left = c->budget - now;
+		clock_text(t, sizeof t, left);
+		snprintf(lf, sizeof lf, ", %s%s left", c->fixed ? "" : "at most ", t);
+	}
+	const char *duet = c->schedule == TI_DRIVE_DUET ? ", duet" : "";
+	if (r == 1 && c->runner == TI_DRIVE_LIT)
+		progress(d, "round 1: all tests, %s elapsed, order %s%s", el, d->order[r], duet);
+	else if (!c->fixed)
+		progress(d, "round %u (at most %u): %zu %s, %s elapsed%s, order %s%s", r,
+			 rounds, na, c->runner == TI_DRIVE_SUITE ? "in play" : "undecided", el, lf,
+			 d->order[r], duet);
+	else
+		progress(d, "round %u of %u: %zu tests, %s elapsed%s, order %s%s", r, rounds, na,
+			 el, lf, d->order[r], duet);
+}
+
+/* The jobs of a round, and what run_jobs needs with them. */
+struct round_jobs {
+	struct ti_drive_job *jobs;
+	size_t nj;
+	char **jnames;		/* the suite's tests of the round */
+	bool *nofile;		/* lit: the job wrote no -o file */
+	struct units u;		/* lit: the units run */
+};
+
+static void round_jobs_free(struct round_jobs *rj)
+{
+	for (size_t k = 0; k < rj->nj && rj->jobs; k++)
+		job_free(&rj->jobs[k]);
+	free(rj->jobs);
+	free(rj->nofile);
+	free(rj->jnames);
+	free_strs(rj->u.u, rj->u.n);
+}
+
+/* Lit's jobs of round R: one a side, or in a duet one a side per unit. */
+static int lit_jobs(struct ti_drive *d, unsigned r, int first, const struct units *all,
+		    struct round_jobs *rj)
+{
+	int rc = 0;
+
+	if (d->c.schedule == TI_DRIVE_SEQUENTIAL) {
+		if (r > 1) {
+			for (size_t i = 0; i < d->n && rc == 0; i++)
+				if (d->t[i].stop == TI_DRIVE_ACTIVE)
+					rc = add_unit(&rj->u, d->t[i].unit);
+		}
+		rj->nj = 2;
+		rj->jobs = calloc(rj->nj, sizeof *rj->jobs);
+		rj->nofile = calloc(rj->nj, sizeof *rj->nofile);
+		for (size_t k = 0; rc == 0 && rj->jobs && k < 2; k++)
+			rc = make_job(d, &rj->jobs[k], (int)(k ^ (size_t)first), r, SIZE_MAX,
+				      r > 1 ? rj->u.u : NULL, rj->u.n, NULL);
+		return rc;
+	}
+	if ((rc = active_units(d, all, &rj->u)) < 0)
+		return rc;
+	rj->nj = 2 * rj->u.n;
+	rj->jobs = calloc(rj->nj ? rj->nj : 1, sizeof *rj->jobs);
+	rj->nofile = calloc(rj->nj ? rj->nj : 1, sizeof *rj->nofile);
+	for (size_t k = 0; rc == 0 && rj->jobs && k < rj->u.n; k++) {
+		size_t ui = (size_t)unit_index(all, rj->u.u[k]);
+		for (int s = 0; s < 2 && rc == 0; s++)
+			rc = make_job(d, &rj->jobs[2 * k + (size_t)s], s, r, ui, &rj->u.u[k], 1, NULL);
+	}
+	return rc;
+}
+
+/* The suite's jobs of round R: a pair for each of its NA tests in play,
+ * written to rounds.log. */
+static int suite_jobs(struct ti_drive *d, unsigned r, int first, size_t na,
+		      struct round_jobs *rj)
+{
+	size_t k = 0;
+	int rc = 0;
+
+	rj->nj = 2 * na;
+	rj->jobs = calloc(rj->nj ? rj->nj : 1, sizeof *rj->jobs);
+	rj->jnames = calloc(na ? na : 1, sizeof *rj->jnames);
+	for (size_t i = 0; rc == 0 && rj->jobs && rj->jnames && i < d->n; i++) {
+		if (d->t[i].stop != TI_DRIVE_ACTIVE)
+			continue;
+		rj->jnames[k] = d->t[i].name;
+		for (size_t s = 0; s < 2 && rc == 0; s++) {
+			/* Duet pairs are A, B; sequential ones the round's order. */
+			int side = d->c.schedule == TI_DRIVE_DUET ? (int)s : (int)(s ^ (size_t)first);
+			rc = make_job(d, &rj->jobs[2 * k + s], side, r, SIZE_MAX, NULL, 0, d->t[i].name);
+		}
+		k++;
+	}
+	if (rj->jnames && d->rounds_f) {
+		fprintf(d->rounds_f, "%u %s", r, d->order[r]);
+		for (size_t i = 0; i < k; i++)
+			fprintf(d->rounds_f, " %s", rj->jnames[i]);
+		fprintf(d->rounds_f, "\n");
+	}
+	return rc;
+}
+
+/* Lit's jobs that wrote no results: an error in a sequential round,
+ * unless every test left vanished. */
+static int check_lit_files(struct ti_drive *d, unsigned r, const struct round_jobs *rj)
+{
+	const struct ti_drive_config *c = &d->c;
+
+	for (size_t k = 0; k < rj->nj; k++) {
+		const struct ti_drive_job *j = &rj->jobs[k];
+		if (!rj->nofile[k])
+			continue;
+		/* Every test left vanished: lit says so (main.py) and writes
+		 * nothing; the check of the round reports them missing. */
+		if (r > 1 && (log_says(j->log, "did not match any tests") ||
+			      log_says(j->log, "did not discover any tests")))
+			continue;
+		if (c->schedule == TI_DRIVE_SEQUENTIAL)
+			return fail(d, -EIO, "%s on %s (side %c, round %u) wrote no results; see %s",
+				    c->lit, c->side_dir[j->side], side_name[j->side], r, j->log);
+	}
+	return 0;
+}
+
+/* Run round R of ROUNDS (NA tests in play); *LAST gets its wall time. */
+static int run_round(struct ti_drive *d, unsigned r, size_t na, struct units *all, double start,
+		     double *last)
+{
+	const struct ti_drive_config *c = &d->c;
+	struct round_jobs rj = { 0 };
+	int first = a_first(d, r) ? 0 : 1, rc;
+
+	rc = c->runner == TI_DRIVE_LIT ? lit_jobs(d, r, first, all, &rj)
+				       : suite_jobs(d, r, first, na, &rj);
+	if (rc == 0 && (!rj.jobs || (c->runner == TI_DRIVE_LIT && !rj.nofile)))
+		rc = -ENOMEM;
+	if (rc < 0) {
+		fail(d, rc, "%s", strerror(-rc));
+	} else {
+		double t0 = ti_drive_now();
+		rc = run_jobs(d, r, rj.jobs, rj.nj, all, rj.jnames, start, rj.nofile);
+		*last = ti_drive_now() - t0;
+	}
+	/* Lit's sequential jobs name no unit: the samples say "*". */
+	if (rc == 0 && !d->stop_signal && c->runner == TI_DRIVE_LIT)
+		rc = check_lit_files(d, r, &rj);
+	round_jobs_free(&rj);
+	return rc;
+}
+
+/* After lit's round 1: its tests, from its files. */
+static int lit_round1(struct ti_drive *d, struct units *all)
+{
+	const struct ti_drive_config *c = &d->c;
+	int rc;
+
+	if ((rc = lit_tests(d, all)) < 0)
+		return rc;
+	if (d->n == 0)
+		return fail(d, -ENOENT, "%s found no tests in %s (see %s/A.1.log)", c->lit,
+			    c->side_dir[0], c->out);
+	if (c->schedule == TI_DRIVE_SEQUENTIAL)
+		for (size_t i = 0; i < d->n && rc == 0; i++)
+			rc = add_unit(all, d->t[i].unit);
+	return rc;
+}
+
+/* Round R's results: who ran, who failed, who vanished; and a look at
+ * all rounds so far when one is due. */
+static int round_results(struct ti_drive *d, unsigned r, unsigned rounds)
+{
+	const struct ti_drive_config *c = &d->c;
+	struct ti_ab_set cur[2];
+	int rc;
+
+	if ((rc = load(d, 0, r, r, &cur[0])) < 0)
+		return rc;
+	if ((rc = load(d, 1, r, r, &cur[1])) < 0) {
+		ti_ab_set_free(&cur[0]);
+		return rc;
+	}
+	rc = check_round(d, r, cur);
+	if (rc == 0 && r == 1 && !c->fixed)
+		rc = look(d, &cur[0], &cur[1], true);
+	ti_ab_set_free(&cur[0]);
+	ti_ab_set_free(&cur[1]);
+	if (rc < 0)
+		return rc;
+	if (!c->fixed && r >= d->min && ((r - d->min) % c->step == 0 || r == rounds) &&
+	    active(d) > 0) {
+		struct ti_ab_set all_s[2];
+		if ((rc = load(d, 0, 0, r, &all_s[0])) < 0)
+			return rc;
+		if ((rc = load(d, 1, 0, r, &all_s[1])) == 0)
+			rc = look(d, &all_s[0], &all_s[1], false);
+		ti_ab_set_free(&all_s[0]);
+		ti_ab_set_free(&all_s[1]);
+	}
+	return rc;
+}
+
+/* Mark the tests still in play as stopped for WHY. */
+static void stop_active(struct ti_drive *d, enum ti_drive_stop why)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->t[i].stop == TI_DRIVE_ACTIVE)
+			d->t[i].stop = why;
+}
+
+/* Whether the run ends after round R of ROUNDS: nothing left in play,
+ * the last round, or no room in the budget for the next one (costed as
+ * round R per test: LAST seconds for LAST_N tests). */
+static bool run_ends(struct ti_drive *d, unsigned r, unsigned rounds, double last, size_t last_n,
+		     double start)
+{
+	const struct ti_drive_config *c = &d->c;
+	size_t next = active(d);
+
+	if (next == 0)
+		return true;
+	if (r == rounds) {
+		stop_active(d, c->fixed ? TI_DRIVE_FIXED : TI_DRIVE_MAX);
+		return true;
+	}
+	/* The budget is a bound: the next round must end within it. */
+	if (c->budget > 0) {
+		double est = last_n ? last * (double)next / (double)last_n : last;
+		if (ti_drive_now() - start + est > c->budget) {
+			stop_active(d, TI_DRIVE_BUDGET);
+			return true;
+		}
+	}
+	return false;
+}
+
 int ti_drive_run(struct ti_drive *d, const struct ti_drive_config *c, char *const *names, size_t n)
 {
 	struct units all = { 0 };
-	char *p;
 	int rc = 0;
 	double start = ti_drive_now(), last = 0;
 	size_t last_n = 0, runs = 0;
@@ -819,218 +1085,39 @@ int ti_drive_run(struct ti_drive *d, const struct ti_drive_config *c, char *cons
 			return fail(d, rc, "%s", strerror(ENOMEM));
 	if (c->runner == TI_DRIVE_SUITE && d->n == 0)
 		return fail(d, -ENOENT, "no benchmark to run");
-	if (!(p = out_path(d, "rounds.log")) || !(d->rounds_f = fopen(p, "w"))) {
-		rc = fail(d, -errno, "%s: %s", p ? p : "rounds.log", strerror(errno));
-		free(p);
+	if ((rc = open_logs(d)) < 0)
 		return rc;
-	}
-	free(p);
-	if (!(p = out_path(d, "samples.tsv")) || !(d->samples_f = fopen(p, "w"))) {
-		rc = fail(d, -errno, "%s: %s", p ? p : "samples.tsv", strerror(errno));
-		free(p);
-		fclose(d->rounds_f);
-		return rc;
-	}
-	free(p);
-	fprintf(d->samples_f, "round\tside\ttest\tschedule\tcpus\tstart\twall\tstatus\n");
 	ti_drive_signals(true);
 	if (c->runner == TI_DRIVE_LIT && c->schedule == TI_DRIVE_DUET) {
 		rc = lit_show(d, &all);
 		d->nunits = all.n;
 	}
 	for (unsigned r = 1; rc == 0 && !d->stop_signal && r <= rounds; r++) {
-		bool af = a_first(d, r);
 		size_t na = r == 1 && d->n == 0 ? 0 : active(d);
-		char el[32], lf[64] = "";
-		double now = ti_drive_now() - start;
-		struct units u = { 0 };
-		struct ti_drive_job *jobs = NULL;
-		size_t nj = 0;
-		char **jnames = NULL;
-		bool *nofile = NULL;
 
 		if (r > 1 && na == 0)
 			break;
 		/* A stop between rounds (in a look): no round starts. */
 		if ((d->stop_signal = ti_drive_stopped()) != 0)
 			break;
-		snprintf(d->order[r], sizeof d->order[r], "%s", af ? "AB" : "BA");
-		clock_text(el, sizeof el, now);
-		if (runs > 0) {
-			char t[32];
-			double left = now / (double)runs * (double)na * (rounds - r + 1);
-			if (c->budget > 0 && left > c->budget - now)
-				left = c->budget - now;
-			clock_text(t, sizeof t, left);
-			snprintf(lf, sizeof lf, ", %s%s left", c->fixed ? "" : "at most ", t);
-		}
-		const char *duet = c->schedule == TI_DRIVE_DUET ? ", duet" : "";
-		if (r == 1 && c->runner == TI_DRIVE_LIT)
-			progress(d, "round 1: all tests, %s elapsed, order %s%s", el, d->order[r], duet);
-		else if (!c->fixed)
-			progress(d, "round %u (at most %u): %zu %s, %s elapsed%s, order %s%s", r,
-				 rounds, na, c->runner == TI_DRIVE_SUITE ? "in play" : "undecided", el, lf,
-				 d->order[r], duet);
-		else
-			progress(d, "round %u of %u: %zu tests, %s elapsed%s, order %s%s", r, rounds, na,
-				 el, lf, d->order[r], duet);
-
-		/* The jobs of the round. */
-		int first = af ? 0 : 1;
-		if (c->runner == TI_DRIVE_LIT && c->schedule == TI_DRIVE_SEQUENTIAL) {
-			if (r > 1) {
-				for (size_t i = 0; i < d->n && rc == 0; i++)
-					if (d->t[i].stop == TI_DRIVE_ACTIVE)
-						rc = add_unit(&u, d->t[i].unit);
-			}
-			nj = 2;
-			jobs = calloc(nj, sizeof *jobs);
-			nofile = calloc(nj, sizeof *nofile);
-			for (size_t k = 0; rc == 0 && jobs && k < 2; k++)
-				rc = make_job(d, &jobs[k], (int)(k ^ (size_t)first), r, SIZE_MAX,
-					      r > 1 ? u.u : NULL, u.n, NULL);
-		} else if (c->runner == TI_DRIVE_LIT) {
-			if ((rc = active_units(d, &all, &u)) < 0)
-				break;
-			nj = 2 * u.n;
-			jobs = calloc(nj ? nj : 1, sizeof *jobs);
-			nofile = calloc(nj ? nj : 1, sizeof *nofile);
-			for (size_t k = 0; rc == 0 && jobs && k < u.n; k++) {
-				size_t ui = (size_t)unit_index(&all, u.u[k]);
-				for (int s = 0; s < 2 && rc == 0; s++)
-					rc = make_job(d, &jobs[2 * k + (size_t)s], s, r, ui, &u.u[k], 1, NULL);
-			}
-		} else {
-			nj = 2 * na;
-			jobs = calloc(nj ? nj : 1, sizeof *jobs);
-			jnames = calloc(na ? na : 1, sizeof *jnames);
-			size_t k = 0;
-			for (size_t i = 0; rc == 0 && jobs && jnames && i < d->n; i++) {
-				if (d->t[i].stop != TI_DRIVE_ACTIVE)
-					continue;
-				jnames[k] = d->t[i].name;
-				for (size_t s = 0; s < 2 && rc == 0; s++) {
-					/* Duet pairs are A, B; sequential ones the round's order. */
-					int side = c->schedule == TI_DRIVE_DUET ? (int)s : (int)(s ^ (size_t)first);
-					rc = make_job(d, &jobs[2 * k + s], side, r, SIZE_MAX, NULL, 0, d->t[i].name);
-				}
-				k++;
-			}
-			if (jnames && d->rounds_f) {
-				fprintf(d->rounds_f, "%u %s", r, d->order[r]);
-				for (size_t i = 0; i < k; i++)
-					fprintf(d->rounds_f, " %s", jnames[i]);
-				fprintf(d->rounds_f, "\n");
-			}
-		}
-		if (rc == 0 && (!jobs || (c->runner == TI_DRIVE_LIT && !nofile)))
-			rc = -ENOMEM;
-		if (rc < 0) {
-			fail(d, rc, "%s", strerror(-rc));
-		} else {
-			double t0 = ti_drive_now();
-			rc = run_jobs(d, r, jobs, nj, &all, jnames, start, nofile);
-			last = ti_drive_now() - t0;
-		}
-		/* Lit's sequential jobs name no unit: the samples say "*". */
-		if (rc == 0 && !d->stop_signal && c->runner == TI_DRIVE_LIT) {
-			for (size_t k = 0; k < nj; k++) {
-				if (!nofile[k])
-					continue;
-				/* Every test left vanished: lit says so (main.py) and
-				 * writes nothing; the check of the round reports them
-				 * missing. */
-				if (r > 1 && (log_says(jobs[k].log, "did not match any tests") ||
-					      log_says(jobs[k].log, "did not discover any tests")))
-					continue;
-				if (c->schedule == TI_DRIVE_SEQUENTIAL) {
-					rc = fail(d, -EIO, "%s on %s (side %c, round %u) wrote no results; see %s",
-						  c->lit, c->side_dir[jobs[k].side], side_name[jobs[k].side], r,
-						  jobs[k].log);
-					break;
-				}
-			}
-		}
-		for (size_t k = 0; k < nj && jobs; k++)
-			job_free(&jobs[k]);
-		free(jobs);
-		free(nofile);
-		free(jnames);
-		free_strs(u.u, u.n);
-		if (rc < 0 || d->stop_signal)
+		snprintf(d->order[r], sizeof d->order[r], "%s", a_first(d, r) ? "AB" : "BA");
+		round_progress(d, r, rounds, na, runs, ti_drive_now() - start);
+		if ((rc = run_round(d, r, na, &all, start, &last)) < 0 || d->stop_signal)
 			break;
-		if (c->runner == TI_DRIVE_LIT && r == 1) {
-			if ((rc = lit_tests(d, &all)) < 0)
-				break;
-			if (d->n == 0) {
-				rc = fail(d, -ENOENT, "%s found no tests in %s (see %s/A.1.log)", c->lit,
-					  c->side_dir[0], c->out);
-				break;
-			}
-			if (c->schedule == TI_DRIVE_SEQUENTIAL)
-				for (size_t i = 0; i < d->n && rc == 0; i++)
-					rc = add_unit(&all, d->t[i].unit);
-		}
+		if (c->runner == TI_DRIVE_LIT && r == 1 && (rc = lit_round1(d, &all)) < 0)
+			break;
 		if (c->runner == TI_DRIVE_LIT)
 			fprintf(d->rounds_f, "%u %s %zu\n", r, d->order[r], r == 1 ? d->n : na);
 		fflush(d->rounds_f);
 		d->rounds = r;
 		last_n = r == 1 ? d->n : na;
 		runs += last_n;
-
-		/* This round's results: who ran, who failed, who vanished. */
-		struct ti_ab_set cur[2];
-		if ((rc = load(d, 0, r, r, &cur[0])) < 0)
+		if ((rc = round_results(d, r, rounds)) < 0 ||
+		    run_ends(d, r, rounds, last, last_n, start))
 			break;
-		if ((rc = load(d, 1, r, r, &cur[1])) < 0) {
-			ti_ab_set_free(&cur[0]);
-			break;
-		}
-		rc = check_round(d, r, cur);
-		if (rc == 0 && r == 1 && !c->fixed)
-			rc = look(d, &cur[0], &cur[1], true);
-		ti_ab_set_free(&cur[0]);
-		ti_ab_set_free(&cur[1]);
-		if (rc < 0)
-			break;
-		if (!c->fixed && r >= d->min && ((r - d->min) % c->step == 0 || r == rounds) &&
-		    active(d) > 0) {
-			struct ti_ab_set all_s[2];
-			if ((rc = load(d, 0, 0, r, &all_s[0])) < 0)
-				break;
-			if ((rc = load(d, 1, 0, r, &all_s[1])) == 0)
-				rc = look(d, &all_s[0], &all_s[1], false);
-			ti_ab_set_free(&all_s[0]);
-			ti_ab_set_free(&all_s[1]);
-			if (rc < 0)
-				break;
-		}
-		size_t next = active(d);
-		if (next == 0)
-			break;
-		if (r == rounds) {
-			for (size_t i = 0; i < d->n; i++)
-				if (d->t[i].stop == TI_DRIVE_ACTIVE)
-					d->t[i].stop = c->fixed ? TI_DRIVE_FIXED : TI_DRIVE_MAX;
-			break;
-		}
-		/* The budget is a bound: the next round, costed as the last one
-		 * per test, must end within it. */
-		if (c->budget > 0) {
-			double est = last_n ? last * (double)next / (double)last_n : last;
-			if (ti_drive_now() - start + est > c->budget) {
-				for (size_t i = 0; i < d->n; i++)
-					if (d->t[i].stop == TI_DRIVE_ACTIVE)
-						d->t[i].stop = TI_DRIVE_BUDGET;
-				break;
-			}
-		}
 	}
-	if (d->stop_signal) {
-		for (size_t i = 0; i < d->n; i++)
-			if (d->t[i].stop == TI_DRIVE_ACTIVE)
-				d->t[i].stop = TI_DRIVE_INTERRUPTED;
-	}
+	if (d->stop_signal)
+		stop_active(d, TI_DRIVE_INTERRUPTED);
 	ti_drive_signals(false);
 	d->stop_signal = d->stop_signal ? d->stop_signal : ti_drive_stopped();
 	d->wall = ti_drive_now() - start;
