@@ -12,7 +12,9 @@
  *          [--table rules|geomean|sequential|aa|issue20|all] [--aa N]
  *
  * (--table aa, not part of all: the default rule's A/A rate from N A/A
- * suites a model, 5000 by default.)
+ * suites a model, 5000 by default; --aa-from K starts its suites at seed
+ * K, for fresh suites; --t-share F runs the rules whose share is not
+ * fixed with the paired t at F alpha' instead of the library's 0.8.)
  *
  * Every number comes from a fixed seed: two runs print the same tables. */
 #include "config.h"
@@ -777,19 +779,19 @@ struct rule20 {
 
 static const struct rule20 rules20[] = {
 	{ "before: pairs if the rounds move together, rank tests", TI_AB_SIGNED_RANK, TI_AB_PAIR_VOTE,
-	  TI_AB_MANN_WHITNEY, TI_AB_GEO_T },
+	  TI_AB_MANN_WHITNEY, TI_AB_GEO_T , 0 },
 	{ "previous: paired by design, signed rank or t at alpha', Welch", TI_AB_RANK_OR_T,
 	  TI_AB_PAIR_AUTO, TI_AB_WELCH, TI_AB_GEO_ROUND, 1 },
 	{ "**now: paired by design, signed rank or t at 0.8 alpha', Welch**", TI_AB_RANK_OR_T,
 	  TI_AB_PAIR_AUTO, TI_AB_WELCH, TI_AB_GEO_ROUND, 0 },
 	{ "now, with Yuen's trimmed t", TI_AB_RANK_OR_YUEN, TI_AB_PAIR_AUTO, TI_AB_WELCH,
-	  TI_AB_GEO_ROUND },
+	  TI_AB_GEO_ROUND , 0 },
 	{ "unpaired: Welch (--unpaired)", TI_AB_RANK_OR_T, TI_AB_PAIR_NEVER, TI_AB_WELCH,
-	  TI_AB_GEO_T },
+	  TI_AB_GEO_T , 0 },
 	{ "unpaired: Brunner-Munzel", TI_AB_RANK_OR_T, TI_AB_PAIR_NEVER, TI_AB_BRUNNER_MUNZEL,
-	  TI_AB_GEO_T },
+	  TI_AB_GEO_T , 0 },
 	{ "unpaired: Mann-Whitney (--unpaired --rank, before: --unpaired)", TI_AB_SIGNED_RANK, TI_AB_PAIR_NEVER,
-	  TI_AB_MANN_WHITNEY, TI_AB_GEO_T },
+	  TI_AB_MANN_WHITNEY, TI_AB_GEO_T , 0 },
 };
 #define NRULES20 (sizeof rules20 / sizeof rules20[0])
 
@@ -968,10 +970,14 @@ int main(int argc, char **argv)
 			compare_bin = argv[++i];
 		else if (strcmp(argv[i], "--aa") == 0 && i + 1 < argc)
 			aa = number(argv[i], argv[i + 1]), i++;
-		else if (strcmp(argv[i], "--t-share") == 0 && i + 1 < argc)
+		else if (strcmp(argv[i], "--t-share") == 0 && i + 1 < argc) {
 			t_share = atof(argv[++i]);
-		else if (strcmp(argv[i], "--aa-from") == 0 && i + 1 < argc)
-			aa_from = (size_t)atol(argv[++i]);
+			if (!(t_share > 0 && t_share <= 1)) {
+				fprintf(stderr, "ab-sim: --t-share: %s is not in (0, 1]\n", argv[i]);
+				return 2;
+			}
+		} else if (strcmp(argv[i], "--aa-from") == 0 && i + 1 < argc)
+			aa_from = number(argv[i], argv[i + 1]), i++;
 		else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
 			only_model = argv[++i];
 		else if (strcmp(argv[i], "--table") == 0 && i + 1 < argc)
@@ -986,7 +992,8 @@ int main(int argc, char **argv)
 		else {
 			fprintf(stderr, "usage: ab-sim [--suites N] [--samples N] [--compare PATH] "
 					"[--quick] [--table rules|geomean|sequential|aa|issue20|all] "
-					"[--sequential MIN STEP MAX] [--aa N] [--model NAME]\n");
+					"[--sequential MIN STEP MAX] [--aa N] [--aa-from K] [--model NAME] "
+					"[--t-share F]\n");
 			return 2;
 		}
 	}
