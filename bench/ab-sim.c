@@ -12,7 +12,9 @@
  *          [--table rules|geomean|sequential|aa|issue20|all] [--aa N]
  *
  * (--table aa, not part of all: the default rule's A/A rate from N A/A
- * suites a model, 5000 by default.)
+ * suites a model, 5000 by default; --aa-from K starts its suites at seed
+ * K, for fresh suites; --t-share F runs the rules whose share is not
+ * fixed with the paired t at F alpha' instead of the library's 0.8.)
  *
  * Every number comes from a fixed seed: two runs print the same tables. */
 #include "config.h"
@@ -713,6 +715,8 @@ static void table_sequential(size_t nsuites, size_t min, size_t step, size_t max
  * 500 are those of the rules table), with its Wilson 95 % interval: the
  * rules table's 500 leave +-1 point of sampling error at 5 %. */
 static const char *only_model;	/* --model NAME: that model alone */
+static double t_share = 0;	/* --t-share K: the paired t's share of alpha (0: the default) */
+static size_t aa_from = 0;	/* --aa-from K: table aa's suites start at seed K (fresh seeds) */
 
 static bool skip_model(size_t mi)
 {
@@ -739,8 +743,10 @@ static void table_aa(size_t n, size_t ns)
 			continue;
 		for (size_t k = 0; k < n; k++) {
 			bool any = false;
-			generate(&s, &models[mi], 0, seed_of(mi, 0, k));
+			generate(&s, &models[mi], 0, seed_of(mi, 0, aa_from + k));
 			ti_ab_config_init(&c);
+			if (t_share > 0)
+				c.t_share = t_share;
 			run_library(&c, &s, NULL, v, NULL);
 			for (size_t b = 0; b < NBENCH; b++)
 				any |= v[b] == V_REGRESSED || v[b] == V_IMPROVED;
@@ -768,21 +774,24 @@ struct rule20 {
 	enum ti_ab_pairing pairing;
 	enum ti_ab_unpaired_test utest;
 	enum ti_ab_geo geo;
+	double t_share;		/* the paired t's share of alpha' (0: the library's default) */
 };
 
 static const struct rule20 rules20[] = {
 	{ "before: pairs if the rounds move together, rank tests", TI_AB_SIGNED_RANK, TI_AB_PAIR_VOTE,
-	  TI_AB_MANN_WHITNEY, TI_AB_GEO_T },
-	{ "**now: paired by design, signed rank or t, Welch**", TI_AB_RANK_OR_T, TI_AB_PAIR_AUTO,
-	  TI_AB_WELCH, TI_AB_GEO_ROUND },
+	  TI_AB_MANN_WHITNEY, TI_AB_GEO_T , 0 },
+	{ "previous: paired by design, signed rank or t at alpha', Welch", TI_AB_RANK_OR_T,
+	  TI_AB_PAIR_AUTO, TI_AB_WELCH, TI_AB_GEO_ROUND, 1 },
+	{ "**now: paired by design, signed rank or t at 0.8 alpha', Welch**", TI_AB_RANK_OR_T,
+	  TI_AB_PAIR_AUTO, TI_AB_WELCH, TI_AB_GEO_ROUND, 0 },
 	{ "now, with Yuen's trimmed t", TI_AB_RANK_OR_YUEN, TI_AB_PAIR_AUTO, TI_AB_WELCH,
-	  TI_AB_GEO_ROUND },
+	  TI_AB_GEO_ROUND , 0 },
 	{ "unpaired: Welch (--unpaired)", TI_AB_RANK_OR_T, TI_AB_PAIR_NEVER, TI_AB_WELCH,
-	  TI_AB_GEO_T },
+	  TI_AB_GEO_T , 0 },
 	{ "unpaired: Brunner-Munzel", TI_AB_RANK_OR_T, TI_AB_PAIR_NEVER, TI_AB_BRUNNER_MUNZEL,
-	  TI_AB_GEO_T },
+	  TI_AB_GEO_T , 0 },
 	{ "unpaired: Mann-Whitney (--unpaired --rank, before: --unpaired)", TI_AB_SIGNED_RANK, TI_AB_PAIR_NEVER,
-	  TI_AB_MANN_WHITNEY, TI_AB_GEO_T },
+	  TI_AB_MANN_WHITNEY, TI_AB_GEO_T , 0 },
 };
 #define NRULES20 (sizeof rules20 / sizeof rules20[0])
 
@@ -796,6 +805,10 @@ static void config20(struct ti_ab_config *c, const struct rule20 *r)
 	c->pairing = r->pairing;
 	c->unpaired_test = r->utest;
 	c->geo = r->geo;
+	if (r->t_share > 0)
+		c->t_share = r->t_share;
+	else if (t_share > 0)
+		c->t_share = t_share;
 }
 
 /* Every model, the old rule and the new: the suite A/A rate (NAA A/A
@@ -902,7 +915,7 @@ static void table_target(size_t nsuites)
 	       "own noise, %zu suites\n\n", nsuites);
 	printf("| rule | x0.4 improved at the first look | A/A suites with a verdict |\n");
 	printf("|:---|---:|---:|\n");
-	for (size_t ri = 0; ri < 2; ri++) {
+	for (size_t ri = 0; ri < 3; ri++) {
 		struct ti_ab_config c;
 		size_t imp = 0, n = 0, fp = 0;
 		config20(&c, &rules20[ri]);
@@ -957,6 +970,14 @@ int main(int argc, char **argv)
 			compare_bin = argv[++i];
 		else if (strcmp(argv[i], "--aa") == 0 && i + 1 < argc)
 			aa = number(argv[i], argv[i + 1]), i++;
+		else if (strcmp(argv[i], "--t-share") == 0 && i + 1 < argc) {
+			t_share = atof(argv[++i]);
+			if (!(t_share > 0 && t_share <= 1)) {
+				fprintf(stderr, "ab-sim: --t-share: %s is not in (0, 1]\n", argv[i]);
+				return 2;
+			}
+		} else if (strcmp(argv[i], "--aa-from") == 0 && i + 1 < argc)
+			aa_from = number(argv[i], argv[i + 1]), i++;
 		else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
 			only_model = argv[++i];
 		else if (strcmp(argv[i], "--table") == 0 && i + 1 < argc)
@@ -971,7 +992,8 @@ int main(int argc, char **argv)
 		else {
 			fprintf(stderr, "usage: ab-sim [--suites N] [--samples N] [--compare PATH] "
 					"[--quick] [--table rules|geomean|sequential|aa|issue20|all] "
-					"[--sequential MIN STEP MAX] [--aa N] [--model NAME]\n");
+					"[--sequential MIN STEP MAX] [--aa N] [--aa-from K] [--model NAME] "
+					"[--t-share F]\n");
 			return 2;
 		}
 	}

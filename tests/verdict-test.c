@@ -327,10 +327,54 @@ static void test_suite(void)
 	ti_ab_set_free(&b);
 }
 
+/* The paired t spends 0.8 of alpha' (issue 20, bench/ab-sim --table aa):
+ * its p is Student's divided by 0.8, its interval stays at the rows'
+ * level.  Two benchmarks of 6 pairs: 2^-5 x 2 > 0.05, so the t tests
+ * both.  Reference p from mpmath (regularised incomplete beta, 30
+ * digits): row 0 t = 13.37698482693694, p = 4.1769055734322911e-05; row 1
+ * t = 0.30696034767839176, p = 0.77124624285861662. */
+static void test_t_share(void)
+{
+	static const double a0[] = { 1.00, 1.01, 0.99, 1.02, 1.00, 0.98, 0 };
+	static const double b0[] = { 1.05, 1.07, 1.03, 1.08, 1.04, 1.04, 0 };
+	static const double a1[] = { 2.00, 2.02, 1.98, 2.01, 1.99, 2.00, 0 };
+	static const double b1[] = { 2.01, 2.00, 1.99, 2.02, 1.98, 2.01, 0 };
+	struct ti_ab_set a = { 0 }, b = { 0 };
+	struct ti_ab_config c;
+	struct ti_ab_result r;
+
+	side(&a, "x0", a0, 0, NULL, 0, NULL);
+	side(&b, "x0", b0, 0, NULL, 0, NULL);
+	side(&a, "x1", a1, 0, NULL, 0, NULL);
+	side(&b, "x1", b1, 0, NULL, 0, NULL);
+	ti_ab_config_init(&c);
+	TAP_OK(c.t_share == 0.8, "the t's share of alpha by default: %g", c.t_share);
+	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
+	TAP_OK(r.n == 2 && strcmp(r.rows[0].test, "t") == 0 && strcmp(r.rows[1].test, "t") == 0 &&
+	       fabs(r.rows[0].p / (4.1769055734322911e-05 / 0.8) - 1) < 1e-9 &&
+	       fabs(r.rows[1].p / (0.77124624285861662 / 0.8) - 1) < 1e-9 &&
+	       r.rows[0].v == TI_AB_REGRESSED && r.rows[0].level == 0.95,
+	       "t at 0.8 alpha: p %.10g and %.10g, level %g", r.rows[0].p, r.rows[1].p,
+	       r.rows[0].level);
+	double lo = r.rows[0].lo, hi = r.rows[0].hi;
+	ti_ab_result_free(&r);
+	/* A share of 1 is the t of the previous rule: Student's p itself, the
+	 * same interval. */
+	c.t_share = 1;
+	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
+	TAP_OK(fabs(r.rows[0].p / 4.1769055734322911e-05 - 1) < 1e-9 && r.rows[0].lo == lo &&
+	       r.rows[0].hi == hi && fabs(r.rows[1].p / 0.77124624285861662 - 1) < 1e-9,
+	       "t at alpha: p %.10g, the same interval", r.rows[0].p);
+	ti_ab_result_free(&r);
+	ti_ab_set_free(&a);
+	ti_ab_set_free(&b);
+}
+
 int main(void)
 {
 	test_table();
 	test_equivalence();
 	test_suite();
+	test_t_share();
 	return tap_done();
 }

@@ -99,6 +99,8 @@ struct ti_ab_config {
 	enum ti_ab_paired_test paired_test;
 	enum ti_ab_unpaired_test unpaired_test;
 	enum ti_ab_geo geo;
+	double t_share;		/* the share of alpha' a paired t spends (0 < t_share <= 1):
+				 * its p-value is divided by it */
 	uint64_t seed, reps;	/* the geometric mean's bootstrap */
 	/* Which benchmarks to compare (NULL: all). */
 	bool (*keep)(const char *name, void *arg);
