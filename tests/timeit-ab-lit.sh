@@ -172,6 +172,12 @@ if [ "$ncpu" -ge 2 ] && taskset -c 0,1 true 2> /dev/null; then
 		grep -qx 'B p.test 1' "$tmp/d/b/state/runs" && grep -qx 'B p.test 0' "$tmp/d/b/state/runs" ||
 		fail "not pinned and swapped: $(cat "$tmp/d/a/state/runs" "$tmp/d/b/state/runs")"
 	ls "$tmp/d/o" | grep -qx 'A.2.2.json' || fail "no run of one test and side: $(ls "$tmp/d/o")"
+	# The user's --filter chooses a duet's tests too (lit's --show-tests
+	# lists every test it discovers, whatever the filter): only p.test.
+	expect_status 0 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/d/of" -n 1 -q --schedule duet \
+		--cpu 0,1 "$tmp/d/a" "$tmp/d/b" -- --filter 'p\.test' > df.out 2> df.err
+	[ "$(ls "$tmp/d/of" | grep -c '^A\.1\..*\.json$')" -eq 1 ] && ! grep -q 'q\.test' "$tmp/d/of/samples.tsv" ||
+		fail "--filter not kept in a duet: $(ls "$tmp/d/of"; cat df.err)"
 	# Four CPU sets make two duets at once: the tests of a round dealt to
 	# them, running at the same time.
 	expect_status 0 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/d/o2" -n 1 -q --schedule duet \

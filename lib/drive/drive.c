@@ -730,46 +730,62 @@ static int lit_tests(struct ti_drive *d, const struct units *all)
 	return 0;
 }
 
-/* Lit --show-tests on side A: the units of a duet's first round. */
+/* The tests lit would run on side A with the user's arguments (their
+ * --filter too, which lit's --show-tests ignores: it lists every test it
+ * discovers): lit --no-execute -o FILE, read by the lit format's reader.
+ * The units of a duet's first round. */
 static int lit_show(struct ti_drive *d, struct units *all)
 {
 	struct ti_drive_job j;
 	struct argv a = { 0 };
 	struct ti_drive_job *p = &j;
-	char **u;
-	size_t n;
+	char *json = fmt("%s/tests.json", d->c.out);
 	int rc = 0;
 
 	memset(&j, 0, sizeof j);
 	rc |= arg(&a, dup_str(d->c.lit));
 	for (size_t i = 0; i < d->c.nlit_args; i++)
 		rc |= arg(&a, dup_str(d->c.lit_args[i]));
-	rc |= arg(&a, dup_str("--show-tests"));
+	rc |= arg(&a, dup_str("--no-execute"));
+	rc |= arg(&a, dup_str("-o"));
+	rc |= arg(&a, json ? dup_str(json) : NULL);
 	rc |= arg(&a, dup_str(d->c.side_dir[0]));
 	j.argv = a.v;
 	j.log = fmt("%s/tests.txt", d->c.out);
-	if (rc || !j.log) {
+	if (rc || !j.log || !json) {
 		argv_free(a.v);
 		free(j.log);
+		free(json);
 		return fail(d, -ENOMEM, "%s", strerror(ENOMEM));
 	}
 	if ((rc = ti_drive_start(&p, 1)) == 0)
 		ti_drive_wait_job(&j);
 	else if (rc == -EINTR)
 		rc = 0;
-	if (rc == 0 && !ti_drive_stopped() &&
-	    (rc = ti_drive_lit_shown(j.log, &u, &n)) == 0) {
-		for (size_t i = 0; i < n && rc == 0; i++)
-			rc = add_unit(all, u[i]);
-		free_strs(u, n);
+	if (rc == 0 && !ti_drive_stopped()) {
+		struct ti_ab_lit_test *t = NULL;
+		struct ti_ab_error e;
+		size_t n = 0;
+		if (!exists(json))
+			rc = fail(d, -ENOENT, "%s --no-execute found no tests in %s (see %s)",
+				  d->c.lit, d->c.side_dir[0], j.log);
+		else if ((rc = ti_ab_read_lit_tests(json, &t, &n, &e)) < 0 && rc != -ENOMEM)
+			fail(d, rc, "%s: %s", e.path, e.what);
+		/* A micro-result's unit is its test: one unit each. */
+		for (size_t i = 0; i < n && rc >= 0; i++)
+			if (i == 0 || strcmp(t[i].unit, t[i - 1].unit) != 0)
+				rc = add_unit(all, t[i].unit);
+		ti_ab_lit_tests_free(t, n);
+		remove(json);
 	}
 	if (rc == 0 && !ti_drive_stopped() && all->n == 0)
-		rc = fail(d, -ENOENT, "%s --show-tests found no tests in %s (see %s)", d->c.lit,
+		rc = fail(d, -ENOENT, "%s --no-execute found no tests in %s (see %s)", d->c.lit,
 			  d->c.side_dir[0], j.log);
-	else if (rc < 0 && rc != -ENOENT)
-		fail(d, rc, "%s --show-tests %s: %s", d->c.lit, d->c.side_dir[0], strerror(-rc));
+	else if (rc == -ENOMEM)
+		fail(d, rc, "%s", strerror(ENOMEM));
 	argv_free(a.v);
 	free(j.log);
+	free(json);
 	d->stop_signal = ti_drive_stopped();
 	return rc;
 }
