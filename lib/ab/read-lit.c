@@ -156,15 +156,6 @@ void ti_ab_lit_tests_free(struct ti_ab_lit_test *tests, size_t n)
 	free(tests);
 }
 
-static char *dup_str(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = malloc(n);
-	if (p)
-		memcpy(p, s, n);
-	return p;
-}
-
 /* The results of TESTS (names checked by suites()), named as
  * ti_ab_read_lit names them. */
 static int list_tests(const struct ti_jsonread_value *tests, const bool *keep,
@@ -182,9 +173,9 @@ static int list_tests(const struct ti_jsonread_value *tests, const bool *keep,
 		if (!parent || strncmp(full, parent, pl) != 0 || full[pl] != ':')
 			parent = full;
 		bench_name(full, keep[i], name, sizeof name);
-		t[i].full = dup_str(full);
-		t[i].name = dup_str(name);
-		t[i].unit = dup_str(parent);
+		t[i].full = strdup(full);
+		t[i].name = strdup(name);
+		t[i].unit = strdup(parent);
 		if (!t[i].full || !t[i].name || !t[i].unit)
 			return -ENOMEM;
 	}

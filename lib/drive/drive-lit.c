@@ -13,15 +13,6 @@
 #include "buf.h"
 #include "drive-int.h"
 
-static char *dup_str(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = malloc(n);
-	if (p)
-		memcpy(p, s, n);
-	return p;
-}
-
 static int slurp(const char *path, char **data, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -81,7 +72,7 @@ int ti_drive_lit_shown(const char *path, char ***units, size_t *n)
 			continue;
 		}
 		if (in && strncmp(line, "  ", 2) == 0 && strstr(line, " :: ") &&
-		    (rc = push(units, n, dup_str(line + 2))) < 0)
+		    (rc = push(units, n, strdup(line + 2))) < 0)
 			break;
 	}
 	free(data);

@@ -530,6 +530,18 @@ static bool has_summary(const char *dir)
 	return any;
 }
 
+/* The end of load(): RC from the readers (ERR says where when it is not
+ * -ENOMEM) made an error of D, or SET sorted. */
+static int loaded(struct ti_drive *d, int rc, const struct ti_ab_error *err, struct ti_ab_set *set)
+{
+	if (rc < 0 && rc != -ENOMEM)
+		return fail(d, rc, "%s: %s", err->path, err->what);
+	if (rc < 0)
+		return fail(d, rc, "%s", strerror(ENOMEM));
+	ti_ab_sort(set);
+	return 0;
+}
+
 /* Read side SIDE's results: of every finished round (R = 0) or of round R
  * alone, into SET.  Lit: the files in the order of ti_drive_paths; the
  * suite: its results directory. */
@@ -554,12 +566,7 @@ static int load(struct ti_drive *d, int side, unsigned r, unsigned upto, struct 
 			rc = ti_ab_read_binaries(set, bin, &err);
 		free(dir);
 		free(bin);
-		if (rc < 0 && rc != -ENOMEM)
-			return fail(d, rc, "%s: %s", err.path, err.what);
-		if (rc < 0)
-			return fail(d, rc, "%s", strerror(ENOMEM));
-		ti_ab_sort(set);
-		return 0;
+		return loaded(d, rc, &err, set);
 	}
 	char **paths;
 	size_t n;
@@ -569,12 +576,7 @@ static int load(struct ti_drive *d, int side, unsigned r, unsigned upto, struct 
 	for (size_t i = 0; i < n && rc >= 0; i++)
 		rc = ti_ab_read(set, paths[i], metric, (unsigned)(i + 1), &err);
 	ti_drive_paths_free(paths, n);
-	if (rc < 0 && rc != -ENOMEM)
-		return fail(d, rc, "%s: %s", err.path, err.what);
-	if (rc < 0)
-		return fail(d, rc, "%s", strerror(ENOMEM));
-	ti_ab_sort(set);
-	return 0;
+	return loaded(d, rc, &err, set);
 }
 
 /* What round R of a suite benchmark or lit test did on a side: 0 absent,
