@@ -37,7 +37,5 @@ int ti_drive_start(struct ti_drive_job **jobs, size_t n);
 int ti_drive_wait_any(struct ti_drive_job **jobs, size_t n);
 void ti_drive_wait_job(struct ti_drive_job *j);
 
-/* Lit --show-tests output in PATH: the tests' full names. */
-int ti_drive_lit_shown(const char *path, char ***units, size_t *n);
 
 #endif
