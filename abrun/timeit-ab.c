@@ -347,32 +347,49 @@ static void push(char ***v, size_t *n, char *s)
 	p[*n] = NULL;
 }
 
-static char *sdup(const char *s)
+/* What main allocates, freed at exit (die exits too). */
+static struct {
+	char **names, **copts, **cargv, **pa, **pb;
+	size_t nnames, ncopts, nc, na, nb;
+	struct ti_cpuset *cpus;
+	size_t ncpus;
+	char *rout;
+	struct ti_drive d;
+} own;
+
+static void free_words(char **v)
 {
-	char *p = malloc(strlen(s) + 1);
-	if (p)
-		strcpy(p, s);
-	return p;
+	for (size_t k = 0; v && v[k]; k++)
+		free(v[k]);
+	free(v);
+}
+
+static void own_free(void)
+{
+	for (size_t k = 0; k < own.ncpus; k++)
+		ti_cpuset_free(&own.cpus[k]);
+	free(own.cpus);
+	free_words(own.names);
+	free_words(own.copts);
+	free_words(own.cargv);
+	ti_drive_paths_free(own.pa, own.na);
+	ti_drive_paths_free(own.pb, own.nb);
+	free(own.rout);
+	ti_drive_free(&own.d);
 }
 
 int main(int argc, char **argv)
 {
 	struct ti_drive_config c;
-	struct ti_drive d;
 	const char *out = NULL, *compare = NULL, *lit = NULL, *suite = NULL;
-	char **copts = NULL;
-	size_t ncopts = 0;
 	const char *pos[2];
 	size_t npos = 0;
-	char **names = NULL;
-	size_t nnames = 0;
-	struct ti_cpuset *cpus = NULL;
-	size_t ncpus = 0;
 	struct progress pr = { 0 };
 	bool check = false;
 	int i;
 	char err[1024];
 
+	atexit(own_free);
 	ti_drive_config_init(&c);
 	for (i = 1; i < argc; i++) {
 		char *a = argv[i], name[64];
@@ -384,7 +401,7 @@ int main(int argc, char **argv)
 		}
 		if (a[0] != '-' || !a[1]) {
 			if (suite)
-				push(&names, &nnames, sdup(a));
+				push(&own.names, &own.nnames, strdup(a));
 			else if (npos < 2)
 				pos[npos++] = a;
 			else
@@ -418,7 +435,7 @@ int main(int argc, char **argv)
 		} else if (IS("--compare")) {
 			compare = VALUE();
 		} else if (IS("-C") || IS("--compare-option")) {
-			push(&copts, &ncopts, sdup(VALUE()));
+			push(&own.copts, &own.ncopts, strdup(VALUE()));
 		} else if (IS("-n") || IS("--samples")) {
 			const char *s = VALUE();
 			if (strcmp(s, "auto") == 0) {
@@ -465,14 +482,14 @@ int main(int argc, char **argv)
 				die("--schedule: expected duet or sequential, not '%s'", s);
 		} else if (IS("--cpu")) {
 			const char *s = VALUE();
-			struct ti_cpuset *p = realloc(cpus, (ncpus + 1) * sizeof *p);
+			struct ti_cpuset *p = realloc(own.cpus, (own.ncpus + 1) * sizeof *p);
 			if (!p)
 				die("%s", strerror(ENOMEM));
-			cpus = p;
-			memset(&cpus[ncpus], 0, sizeof *cpus);
-			if (ti_cpuset_parse(s, &cpus[ncpus]) < 0)
+			own.cpus = p;
+			memset(&own.cpus[own.ncpus], 0, sizeof *own.cpus);
+			if (ti_cpuset_parse(s, &own.cpus[own.ncpus]) < 0)
 				die("--cpu: '%s' is not a CPU list (e.g. 0-3,6)", s);
-			ncpus++;
+			own.ncpus++;
 		} else if (IS("--suite")) {
 			suite = VALUE();
 		} else if (IS("-q") || IS("--quiet")) {
@@ -489,46 +506,53 @@ int main(int argc, char **argv)
 	size_t nlit_args = (size_t)(argc - i);
 	if (suite) {
 		for (size_t k = 0; k < nlit_args; k++)
-			push(&names, &nnames, sdup(lit_args[k]));
+			push(&own.names, &own.nnames, strdup(lit_args[k]));
 		nlit_args = 0;
 		if (!out)
 			die("--suite: give the output directory (-o DIR, make's O)");
-		if (nnames == 0)
+		if (own.nnames == 0)
 			die("--suite: name at least one benchmark");
 	} else if (npos < 2) {
 		die("expected two lit test directories, BUILD_A BUILD_B (see %s --help)", prog);
 	}
 	if (!c.fixed && c.min && c.min > c.max)
 		die("--min-samples %u is above --max-samples %u", c.min, c.max);
-	for (size_t k = 0; k < ncopts; k++)
-		look_option(&c.ab, copts, ncopts, &k);
+	for (size_t k = 0; k < own.ncopts; k++)
+		look_option(&c.ab, own.copts, own.ncopts, &k);
 
 	/* The CPUs of a duet: sets of the --cpu options, or one CPU each. */
+	if (c.schedule == TI_DRIVE_DUET && !ti_os_has(TI_OS_AFFINITY))
+		die("--schedule duet: pinning a process to a CPU is not supported on this system: "
+		    "use --schedule sequential");
 	if (c.schedule == TI_DRIVE_DUET) {
 		struct ti_cpuset all = { 0 };
-		if (ncpus == 0) {
+		if (own.ncpus == 0) {
 			if (ti_os_get_affinity(&all) < 0)
 				die("--schedule duet: cannot tell which CPUs %s may run on: give --cpu",
 				    prog);
-		} else if (ncpus == 1) {
-			ti_cpuset_copy(&all, &cpus[0]);
+		} else if (own.ncpus == 1) {
+			ti_cpuset_copy(&all, &own.cpus[0]);
 		}
-		if (ncpus <= 1) {
-			size_t k = 0, n = ti_cpuset_count(&all);
-			free(cpus);
-			cpus = calloc(n ? n : 1, sizeof *cpus);
-			if (!cpus)
+		if (own.ncpus <= 1) {
+			/* One set a CPU; an odd CPU out sits idle. */
+			size_t n = ti_cpuset_count(&all), k = 0;
+			for (size_t j = 0; j < own.ncpus; j++)
+				ti_cpuset_free(&own.cpus[j]);
+			free(own.cpus);
+			own.ncpus = 0;
+			if (n > 2)
+				n -= n % 2;
+			if (!(own.cpus = calloc(n ? n : 1, sizeof *own.cpus)))
 				die("%s", strerror(ENOMEM));
-			for (long cpu = -1; (cpu = ti_cpuset_next(&all, cpu)) >= 0;)
-				if (ti_cpuset_add(&cpus[k++], (unsigned long)cpu) < 0)
+			own.ncpus = n;
+			for (long cpu = -1; k < n && (cpu = ti_cpuset_next(&all, cpu)) >= 0;)
+				if (ti_cpuset_add(&own.cpus[k++], (unsigned long)cpu) < 0)
 					die("%s", strerror(ENOMEM));
-			/* An odd CPU out sits idle. */
-			ncpus = n >= 2 ? n - n % 2 : n;
 			ti_cpuset_free(&all);
 		}
 	}
-	c.cpus = cpus;
-	c.ncpus = ncpus;
+	c.cpus = own.cpus;
+	c.ncpus = own.ncpus;
 	if (ti_drive_config_check(&c, err, sizeof err) < 0)
 		die("%s", err);
 
@@ -576,77 +600,75 @@ int main(int argc, char **argv)
 		c.lit_args = lit_args;
 		c.nlit_args = nlit_args;
 	}
-	char *rout = realpath(out, NULL);
-	if (!rout)
+	own.rout = realpath(out, NULL);
+	if (!own.rout)
 		die("%s: %s", out, strerror(errno));
-	c.out = rout;
+	c.out = own.rout;
 	pr.tty = isatty(STDERR_FILENO);
 	pr.suite = suite != NULL;
 	c.progress = on_progress;
 	c.progress_arg = &pr;
 
-	int rc = ti_drive_run(&d, &c, names, nnames);
+	int rc = ti_drive_run(&own.d, &c, own.names, own.nnames);
 	end_line(&pr);
 	if (rc < 0) {
-		fprintf(stderr, "%s: %s\n", prog, d.err);
+		fprintf(stderr, "%s: %s\n", prog, own.d.err);
 		return EXIT_ERROR;
 	}
-	if (d.stop_signal) {
-		fprintf(stderr, "%s: interrupted; the %u finished round%s are in %s\n", prog, d.rounds,
-			d.rounds == 1 ? "" : "s", rout);
+	if (own.d.stop_signal) {
+		fprintf(stderr, "%s: interrupted; the %u finished round%s are in %s\n", prog, own.d.rounds,
+			own.d.rounds == 1 ? "" : "s", own.rout);
 		return EXIT_INTERRUPTED;
 	}
 	size_t runs = 0;
-	for (size_t k = 0; k < d.n; k++)
-		runs += d.t[k].rounds;
+	for (size_t k = 0; k < own.d.n; k++)
+		runs += own.d.t[k].rounds;
 	char sched[320];
 	if (c.schedule == TI_DRIVE_DUET) {
 		char a[64], b[64];
-		ti_cpuset_format(&cpus[0], a, sizeof a);
-		ti_cpuset_format(&cpus[1], b, sizeof b);
+		ti_cpuset_format(&own.cpus[0], a, sizeof a);
+		ti_cpuset_format(&own.cpus[1], b, sizeof b);
 		snprintf(sched, sizeof sched, "duet, %zu at once (A on CPU %s, B on %s, swapped every "
-			 "round%s)", ncpus / 2, a, b, ncpus > 2 ? "; and so on" : "");
+			 "round%s)", own.ncpus / 2, a, b, own.ncpus > 2 ? "; and so on" : "");
 	} else {
 		snprintf(sched, sizeof sched, "sequential");
 	}
 	if (suite) {
 		/* The looks of the final table (tools/ab.sh). */
 		char lp[PATH_MAX];
-		snprintf(lp, sizeof lp, "%s/ab-looks", rout);
+		snprintf(lp, sizeof lp, "%s/ab-looks", own.rout);
 		FILE *lf = fopen(lp, "w");
-		if (!lf || fprintf(lf, "%u\n", c.fixed ? 0 : d.looks) < 0 || fclose(lf) != 0)
+		if (!lf || fprintf(lf, "%u\n", c.fixed ? 0 : own.d.looks) < 0 || fclose(lf) != 0)
 			die("%s: %s", lp, strerror(errno));
-		printf("  DONE     %u rounds, %zu runs a side, %ld:%02ld, schedule %s\n", d.rounds, runs,
-		       (long)(d.wall + 0.5) / 60, (long)(d.wall + 0.5) % 60, sched);
+		printf("  DONE     %u rounds, %zu runs a side, %ld:%02ld, schedule %s\n", own.d.rounds, runs,
+		       (long)(own.d.wall + 0.5) / 60, (long)(own.d.wall + 0.5) % 60, sched);
 		return 0;
 	}
 	if (!pr.quiet)
 		fprintf(stderr, "%s: %u rounds, %zu test runs a side, %ld:%02ld, schedule %s\n", prog,
-			d.rounds, runs, (long)(d.wall + 0.5) / 60, (long)(d.wall + 0.5) % 60, sched);
+			own.d.rounds, runs, (long)(own.d.wall + 0.5) / 60, (long)(own.d.wall + 0.5) % 60, sched);
 
 	/* The verdict: timeit-compare over every round, pairs in order. */
-	char **cargv = NULL, **pa, **pb;
-	size_t nc = 0, na, nb;
 	char looks[32];
-	push(&cargv, &nc, sdup(compare));
+	push(&own.cargv, &own.nc, strdup(compare));
 	if (!c.fixed) {
-		snprintf(looks, sizeof looks, "%u", d.looks);
-		push(&cargv, &nc, sdup("--looks"));
-		push(&cargv, &nc, sdup(looks));
+		snprintf(looks, sizeof looks, "%u", own.d.looks);
+		push(&own.cargv, &own.nc, strdup("--looks"));
+		push(&own.cargv, &own.nc, strdup(looks));
 	}
-	for (size_t k = 0; k < ncopts; k++)
-		push(&cargv, &nc, sdup(copts[k]));
-	if (ti_drive_paths(&d, 0, &pa, &na) < 0 || ti_drive_paths(&d, 1, &pb, &nb) < 0)
+	for (size_t k = 0; k < own.ncopts; k++)
+		push(&own.cargv, &own.nc, strdup(own.copts[k]));
+	if (ti_drive_paths(&own.d, 0, &own.pa, &own.na) < 0 || ti_drive_paths(&own.d, 1, &own.pb, &own.nb) < 0)
 		die("%s", strerror(ENOMEM));
-	for (size_t k = 0; k < na && k < nb; k++) {
-		push(&cargv, &nc, sdup("-a"));
-		push(&cargv, &nc, sdup(pa[k]));
-		push(&cargv, &nc, sdup("-b"));
-		push(&cargv, &nc, sdup(pb[k]));
+	for (size_t k = 0; k < own.na && k < own.nb; k++) {
+		push(&own.cargv, &own.nc, strdup("-a"));
+		push(&own.cargv, &own.nc, strdup(own.pa[k]));
+		push(&own.cargv, &own.nc, strdup("-b"));
+		push(&own.cargv, &own.nc, strdup(own.pb[k]));
 	}
 	char vpath[PATH_MAX];
-	snprintf(vpath, sizeof vpath, "%s/verdict.txt", rout);
-	int st = na ? run_quiet(cargv, vpath) : -1;
+	snprintf(vpath, sizeof vpath, "%s/verdict.txt", own.rout);
+	int st = own.na ? run_quiet(own.cargv, vpath) : -1;
 	FILE *vf = fopen(vpath, "r");
 	if (vf) {
 		char buf[8192];
@@ -657,7 +679,7 @@ int main(int argc, char **argv)
 	}
 	/* The rounds table, named as timeit-compare names the tests. */
 	char tpath[PATH_MAX];
-	snprintf(tpath, sizeof tpath, "%s/rounds.txt", rout);
+	snprintf(tpath, sizeof tpath, "%s/rounds.txt", own.rout);
 	FILE *tf = fopen(tpath, "w");
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *f = pass ? stdout : tf;
@@ -665,14 +687,14 @@ int main(int argc, char **argv)
 			continue;
 		fprintf(f, "rounds: how many each test got, and why its sampling stopped\n");
 		fprintf(f, "%-56s %6s  %s\n", "test", "rounds", "stopped");
-		for (size_t k = 0; k < d.n; k++)
-			fprintf(f, "%-56s %6u  %s%s%s\n", d.t[k].name, d.t[k].rounds,
-				ti_drive_stop_name[d.t[k].stop], d.t[k].why[0] ? ": " : "", d.t[k].why);
+		for (size_t k = 0; k < own.d.n; k++)
+			fprintf(f, "%-56s %6u  %s%s%s\n", own.d.t[k].name, own.d.t[k].rounds,
+				ti_drive_stop_name[own.d.t[k].stop], own.d.t[k].why[0] ? ": " : "", own.d.t[k].why);
 		fprintf(f, "schedule: %s\n", sched);
 	}
 	if (tf)
 		fclose(tf);
-	printf("results: %s\n", rout);
+	printf("results: %s\n", own.rout);
 	if (fflush(stdout) != 0)
 		return EXIT_ERROR;
 	if (st == 0 || st == 1)

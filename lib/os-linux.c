@@ -59,7 +59,9 @@ struct pidfd_info_v0 {
 #define PIDFD_INFO_EXIT_BIT (1u << 3)
 
 /* The kernel keeps the exit status from 6.15 on; an older one answers
- * PIDFD_GET_INFO (6.13) without it, or not at all. */
+ * PIDFD_GET_INFO (6.13) without it, or not at all, and so does an
+ * emulator that does not pass the ioctl on (qemu-user): asked of this
+ * process, it must answer. */
 static bool pidfd_exit_known(void)
 {
 	static int known = -1;
@@ -69,9 +71,12 @@ static bool pidfd_exit_known(void)
 	if (known < 0) {
 		known = uname(&u) == 0 && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
 			(major > 6 || (major == 6 && minor >= 15));
-#ifndef SYS_pidfd_open
-		known = 0;
-#endif
+		int fd = known ? ti_os_pidfd_self() : -1;
+		struct pidfd_info_v0 info;
+		memset(&info, 0, sizeof info);
+		known = fd >= 0 && ioctl(fd, PIDFD_GET_INFO_V0, &info) == 0;
+		if (fd >= 0)
+			close(fd);
 	}
 	return known;
 }

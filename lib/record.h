@@ -72,6 +72,8 @@ struct ti_record {
 	int no_aslr_errno;		/* --no-aslr: why personality() failed, or 0 */
 
 	pid_t pid;
+	bool group_killed;		/* processes of the command's group outlived it
+					 * (killed then, as the reference does) */
 	int64_t start_ns, end_ns;	/* CLOCK_MONOTONIC, before vfork and after the reap */
 	int64_t start_realtime_ns, end_realtime_ns;
 	struct rusage ru;		/* from wait4 on the child */

@@ -750,8 +750,8 @@ int ti_spawn_run(const struct ti_plan *plan, struct ti_child *ch, struct ti_reco
 		close_fd(&ch->status_fd);
 		return -1;
 	}
-	/* Reap what is left of the group (the reference does the same). */
-	kill(-ch->pid, SIGKILL);
+	/* Kill what is left of the group (the reference does the same). */
+	r->group_killed = kill(-ch->pid, SIGKILL) == 0;
 	child_pgid = 0;
 
 	r->pid = ch->pid;
@@ -859,9 +859,9 @@ static int parse_spec(const char *s, struct helper_spec *h)
 
 /* ST_START for the command PID (its group), with its pidfd (fd -1: none)
  * attached. */
-static void tell_start(int sock, pid_t pid, int pidfd)
+static void tell_start(int sock, pid_t pid, int pidfd, int64_t start_ns)
 {
-	struct status_msg m = { ST_START, (int)pid, ti_clock_mono_ns() };
+	struct status_msg m = { ST_START, (int)pid, start_ns };
 	struct iovec io = { &m, sizeof m };
 	union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(int))]; } cb;
 	struct msghdr mh;
@@ -927,6 +927,7 @@ static int helper_fork(int sock, const char *file, char *const argv[])
 {
 	struct rusage ru;
 	int ws = 0;
+	int64_t start_ns = ti_clock_mono_ns();
 	pid_t pid = fork();
 
 	if (pid == 0) {
@@ -943,7 +944,7 @@ static int helper_fork(int sock, const char *file, char *const argv[])
 	/* Both sides set the group, so that it exists before timeit hears
 	 * of it, whichever runs first. */
 	setpgid(pid, pid);
-	tell_start(sock, pid, -1);
+	tell_start(sock, pid, -1, start_ns);
 	while (wait4(pid, &ws, 0, &ru) < 0)
 		if (errno != EINTR)
 			return TI_STATUS_INTERNAL;
@@ -980,7 +981,7 @@ int ti_spawn_helper(const char *spec, const char *dir, const char *file, char *c
 	 * stop signal kills it as soon as timeit knows it. */
 	own_group_and_signals(NULL);
 	int pidfd = flags & HELP_PIDFD ? ti_os_pidfd_self() : -1;
-	tell_start(sock, getpid(), pidfd);
+	tell_start(sock, getpid(), pidfd, ti_clock_mono_ns());
 	if (pidfd >= 0)
 		close(pidfd);
 	if ((rc = helper_setup(&h, dir)) != 0)
@@ -1096,6 +1097,9 @@ static void read_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct
 				kill(-m.value, SIGKILL);
 			break;
 		case ST_EXIT:
+			/* Fork mode: the helper tells the end as it reaps. */
+			if (!cmd_end)
+				cmd_end = ti_clock_mono_ns();
 			w->have_status = true;
 			*cmd_ws = m.value;
 			r->ru.ru_maxrss = m.extra;

@@ -95,8 +95,9 @@ struct ti_wrap {
 /* Start W's wrapper and wait for it: the timeout counts from the helper's
  * start, and the stop signals and the timeout kill the command's group
  * (the wrapper lives on to report).  Fills R's end (R->status), real_s
- * (the helper's clock just before its exec to the command's end as the
- * pidfd tells it, else the wrapper's end), ru_maxrss in fork mode, and W.  Returns
+ * (the helper's clock just before its exec, or its fork in fork mode, to
+ * the command's end as the pidfd or the helper tells it, else the
+ * wrapper's end), ru_maxrss in fork mode, and W.  Returns
  * 0, or -1 with F filled in; when W->started is false nothing ran and the
  * redirect files are as they were (ti_spawn_abort undoes them). */
 int ti_spawn_run_wrapped(const struct ti_plan *plan, struct ti_child *ch, struct ti_wrap *w,

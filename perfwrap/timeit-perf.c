@@ -167,41 +167,58 @@ static char **perf_environ(void)
 }
 
 /* perf's command line: the counting, then the helper and the command. */
+static const char *const perf_head[] = {
+	"stat", "-x", "\t", "--log-fd", "1", "-e", NULL, "-e", "duration_time",
+	"-e", "user_time", "-e", "system_time", "--",
+};
+#define NHEAD (sizeof perf_head / sizeof perf_head[0])
+/* Where the helper's environment words start in it. */
+#define KEPT_AT (1 + NHEAD + 4)
+
+/* Free perf_argv's ARGV (its environment words were allocated). */
+static void perf_argv_free(char **argv)
+{
+	if (!argv)
+		return;
+	for (size_t i = 0; i < NKEPT; i++)
+		if (argv[KEPT_AT + i] != kept_env[i])
+			free(argv[KEPT_AT + i]);
+	free(argv);
+}
+
 static char **perf_argv(const char *perf, const char *self, const char *events,
 			const char *spec, const char *dir, const struct ti_child *ch,
 			char *const *cmd)
 {
-	static const char *const head[] = {
-		"stat", "-x", "\t", "--log-fd", "1", "-e", NULL, "-e", "duration_time",
-		"-e", "user_time", "-e", "system_time", "--",
-	};
-	const size_t nhead = sizeof head / sizeof head[0];
 	size_t ncmd = 0, k = 0;
 	char **argv;
 
 	while (cmd[ncmd])
 		ncmd++;
-	if (!(argv = calloc(1 + nhead + 4 + NKEPT + 2 + ncmd + 1, sizeof *argv)))
+	if (!(argv = calloc(KEPT_AT + NKEPT + 2 + ncmd + 1, sizeof *argv)))
 		return NULL;
 	argv[k++] = (char *)perf;
-	for (size_t i = 0; i < nhead; i++)
-		argv[k++] = (char *)(head[i] ? head[i] : events);
+	for (size_t i = 0; i < NHEAD; i++)
+		argv[k++] = (char *)(perf_head[i] ? perf_head[i] : events);
 	argv[k++] = (char *)self;
 	argv[k++] = (char *)HELPER_MARK;
 	argv[k++] = (char *)spec;
 	argv[k++] = (char *)(dir ? dir : "");
-	for (size_t i = 0; i < NKEPT; i++) {
+	/* An unset variable is its bare name (the helper unsets it). */
+	for (size_t i = 0; i < NKEPT; i++)
+		argv[k + i] = (char *)kept_env[i];
+	for (size_t i = 0; i < NKEPT; i++, k++) {
 		const char *v = getenv(kept_env[i]);
 		char *w;
 
-		if (!v) {
-			argv[k++] = (char *)kept_env[i];
+		if (!v)
 			continue;
-		}
-		if (!(w = malloc(strlen(kept_env[i]) + strlen(v) + 2)))
+		if (!(w = malloc(strlen(kept_env[i]) + strlen(v) + 2))) {
+			perf_argv_free(argv);
 			return NULL;
+		}
 		sprintf(w, "%s=%s", kept_env[i], v);
-		argv[k++] = w;
+		argv[k] = w;
 	}
 	argv[k++] = (char *)"--";
 	argv[k++] = (char *)ch->file;
@@ -229,19 +246,21 @@ static int setup_failed(const struct ti_options *c, const struct ti_failure *f)
 }
 
 /* The record of a run perf counted: its CSV, the lost check, the times. */
-static void read_counts(const struct ti_options *c, const struct ti_buf *csv, bool orphaned,
+static void read_counts(const struct ti_options *c, const struct ti_buf *csv, bool own_clock,
 			struct ti_record *r)
 {
 	struct ti_perfcsv_times t;
 	bool ran = r->end != TI_END_EXEC_FAILED && r->end != TI_END_SETUP_FAILED;
 
 	ti_perfcsv_read(csv->data, csv->len ? csv->len - 1 : 0, '\t', c->events_arg, r, &t);
-	/* perf's wall clock, unless it never waited for the command (then
-	 * it reads near 0: lib/spawn.c's helper-to-exit time stands), or the
+	/* perf's wall clock, unless it may not have waited for the command
+	 * (then it reads near 0: lib/spawn.c's helper-to-exit time stands):
+	 * it left the command to us, or, in fork mode, its child is the
+	 * helper, which perf may forget as well, with nobody to tell; or the
 	 * run was timed out: perf counts from the command's exec, after the
 	 * helper's start that the timeout counts from, and a run killed at
 	 * its timeout must not read shorter than it (as under timeit). */
-	if (t.duration_s >= 0 && !orphaned && r->end != TI_END_TIMEOUT)
+	if (t.duration_s >= 0 && !own_clock && r->end != TI_END_TIMEOUT)
 		r->real_s = t.duration_s;
 	/* rusage's times as perf read them with wait4 (its tool events). */
 	double ut = t.user_s > 0 ? t.user_s : 0, st = t.sys_s > 0 ? t.sys_s : 0;
@@ -327,8 +346,7 @@ static enum perf_outcome run_perf(const struct ti_options *c, const char *perf, 
 	close(out_fd);
 	close(err_fd);
 	free(env);
-	/* (argv's environment words live until exit.) */
-	free(argv);
+	perf_argv_free(argv);
 	if (rc < 0) {
 		ti_spawn_abort(&ch);
 		*status = setup_failed(c, &f);
@@ -346,7 +364,7 @@ static enum perf_outcome run_perf(const struct ti_options *c, const char *perf, 
 		ti_buf_free(&csv);
 		return PERF_CANNOT;
 	}
-	read_counts(c, &csv, w.orphaned, r);
+	read_counts(c, &csv, w.orphaned || fork_mode, r);
 	ti_buf_free(&csv);
 	return PERF_RAN;
 }

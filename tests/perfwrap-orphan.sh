@@ -43,3 +43,11 @@ rm -f s
 expect_status 3 env LINGER=1.2 "$PERFWRAP" --summary s "$AUX" sleep 200 exit 3 2>err
 real=$(summary_value s real)
 in_range "$real" 0.19 0.9 || fail "real $real for a 200 ms command (perf lingered 1.2 s)"
+# ... and so in fork mode (--report-maxrss; the only mode where no pidfd
+# tells a command's exit status), where the helper is perf's child and
+# tells the status and the end itself.
+rm -f s
+expect_status 3 env LINGER=1.2 "$PERFWRAP" --summary s --report-maxrss "$AUX" sleep 200 exit 3 2>err
+real=$(summary_value s real)
+in_range "$real" 0.19 0.9 || fail "fork mode: real $real for a 200 ms command (perf lingered 1.2 s)"
+[ "$(summary_value s exit)" = 3 ] || fail "fork mode: summary says: $(cat s)"

@@ -44,6 +44,15 @@ put() {
 	for _d do printf '%s\n' "$_t" > "$_d/$_n"; done
 }
 
+# By default the first look is at round 2 (the t has no floor): a test
+# twice as slow on B in every round is decided there.
+mkbuild "$tmp/first/a" A 1.0
+mkbuild "$tmp/first/b" B 2.0
+put 'slow.test' 'time: 0.5' "$tmp/first/a" "$tmp/first/b"
+expect_status 1 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/first/o" --max-samples 4 -q -C --no-color \
+	"$tmp/first/a" "$tmp/first/b" > first.out 2> first.err
+grep -Eq '^slow +2  decided$' first.out || fail "slow.test not decided at round 2: $(cat first.out first.err)"
+
 # Odd names and micro-results: three fixed rounds, so that rounds 2 and
 # 3 run through timeit-ab's --filter.  A file named like a glob's match
 # sits in the working directory: no name may be globbed against it.
@@ -149,7 +158,16 @@ grep -q 'interrupted; the 1 finished round are in' s.err || fail "SIGTERM: $(cat
 # The duet: the A and B runs of a test start together, each pinned to its
 # CPU, the CPUs swapped in round 2; every run's record says so.
 ncpu=$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)
-if [ "$ncpu" -ge 2 ] && taskset -c 0,1 true 2> /dev/null; then
+if ! timeit_has --cpu; then
+	# This platform cannot pin: a duet is refused, nothing run.
+	mkbuild "$tmp/d/a" A 1.0
+	mkbuild "$tmp/d/b" B 1.0
+	expect_status 2 "$ab" --lit "$lit" -o "$tmp/d/np" --schedule duet --cpu 0,1 "$tmp/d/a" "$tmp/d/b" \
+		2> np.err
+	grep -q -- '--schedule duet: pinning a process to a CPU is not supported on this system' np.err ||
+		fail "no pinning: $(cat np.err)"
+	[ ! -e "$tmp/d/np" ] || fail "no pinning: something was written"
+elif [ "$ncpu" -ge 2 ] && taskset -c 0,1 true 2> /dev/null; then
 	mkbuild "$tmp/d/a" A 1.0
 	mkbuild "$tmp/d/b" B 1.0
 	put 'p.test' 'time: 0.5' "$tmp/d/a" "$tmp/d/b"

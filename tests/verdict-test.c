@@ -296,7 +296,7 @@ static void test_suite(void)
 	TAP_OK(r.geomean.n == 40 && fabs(r.geomean.ratio - pow(1.05, 5.0 / 40)) < 0.002 &&
 	       r.geomean.lo < r.geomean.ratio && r.geomean.ratio < r.geomean.hi &&
 	       strcmp(r.geomean.method, "round") == 0 && r.geomean.rounds == 10 &&
-	       r.geomean.level == 0.95,
+	       fabs(r.geomean.level - 0.95) < 1e-12,
 	       "geometric mean %.4f (%.4f..%.4f, %s)", r.geomean.ratio, r.geomean.lo, r.geomean.hi,
 	       r.geomean.method);
 	ti_ab_result_free(&r);
@@ -348,12 +348,12 @@ static void test_t_share(void)
 	side(&a, "x1", a1, 0, NULL, 0, NULL);
 	side(&b, "x1", b1, 0, NULL, 0, NULL);
 	ti_ab_config_init(&c);
-	TAP_OK(c.t_share == 0.8, "the t's share of alpha by default: %g", c.t_share);
+	TAP_OK(fabs(c.t_share - 0.8) < 1e-12, "the t's share of alpha by default: %g", c.t_share);
 	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
 	TAP_OK(r.n == 2 && strcmp(r.rows[0].test, "t") == 0 && strcmp(r.rows[1].test, "t") == 0 &&
 	       fabs(r.rows[0].p / (4.1769055734322911e-05 / 0.8) - 1) < 1e-9 &&
 	       fabs(r.rows[1].p / (0.77124624285861662 / 0.8) - 1) < 1e-9 &&
-	       r.rows[0].v == TI_AB_REGRESSED && r.rows[0].level == 0.95,
+	       r.rows[0].v == TI_AB_REGRESSED && fabs(r.rows[0].level - 0.95) < 1e-12,
 	       "t at 0.8 alpha: p %.10g and %.10g, level %g", r.rows[0].p, r.rows[1].p,
 	       r.rows[0].level);
 	double lo = r.rows[0].lo, hi = r.rows[0].hi;

@@ -1015,10 +1015,12 @@ static int geo_by_round(const struct ti_ab_result *res, const struct ti_ab_confi
 				goto out;
 			keys = k;
 		}
-		memcpy(keys + nk, s->rk, np * sizeof *keys);
+		if (np)
+			memcpy(keys + nk, s->rk, np * sizeof *keys);
 		nk += np;
 	}
-	qsort(keys, nk, sizeof *keys, cmp_u64);
+	if (nk)
+		qsort(keys, nk, sizeof *keys, cmp_u64);
 	size_t nr = 0;
 	for (size_t i = 0; i < nk; i++)
 		if (!nr || keys[i] != keys[nr - 1])
