@@ -156,7 +156,7 @@ expect_status 1 "$COMPARE" --strict fa fb >/dev/null
 mkdir gapa gapb
 for i in 1 2 3 4 5 6 7 8 9 10; do
 	printf 'exit 0\nuser 1.%02d\n' $i >"gapa/g.$i.time"
-	printf 'exit 0\nuser 1.%02d\n' $i >"gapb/g.$i.time"
+	printf 'exit 0\nuser 1.%02d%d\n' $i $((i % 3)) >"gapb/g.$i.time"
 done
 printf 'exit 0\nreal 1\nsys 0\n' >gapb/g.4.time
 expect_status 0 "$COMPARE" --format csv gapa gapb >gap.csv
@@ -436,6 +436,10 @@ grep -q '^b000,.*,no,' welch.csv || fail "unequal rounds: $(cat welch.csv)"
 # constant stays unchanged with its point interval.
 summaries eqa r 1.0 1.0345
 summaries eqb r 1.0 1.0345
+# ... also when two of the rounds happen to be close (the t's floor was
+# the smallest gap between any two values: 0.01 %).
+summaries eqa r3 1.0 1.0001 1.0345
+summaries eqb r3 1.0 1.0001 1.0345
 summaries eqa s 1.0 1.0 1.0
 summaries eqb s 1.0 1.0 1.0
 for i in 1 2 3 4 5 6 7 8 9 10; do
@@ -445,7 +449,9 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 	printf '%s\nuser 1.0\n' "$v" >"eqb/one.$i.time"
 done
 "$COMPARE" --format csv eqa eqb >eq.csv || true
-grep -q '^r,2,2,yes,.*,undecided,yes,,spread larger than the change' eq.csv || fail "equal rounds: $(cat eq.csv)"
+grep -q '^r,2,2,no,.*,undecided,yes,,spread larger than the change.*unpaired: B/A is the same in every round' eq.csv ||
+	fail "equal rounds: $(cat eq.csv)"
+grep -q '^r3,3,3,no,.*,undecided,yes,,spread larger than the change' eq.csv || fail "equal rounds, two close: $(cat eq.csv)"
 grep -q '^one,1,1,.*,undecided,yes,,n=1/1: too few samples for a test' eq.csv || fail "one survivor: $(cat eq.csv)"
 grep -q '^s,3,3,no,1,1,0,0,0,.*,unchanged,no,,every sample equal,' eq.csv || fail "constant: $(cat eq.csv)"
 # 4. The report says what was computed: paired counts only tested rows
@@ -456,7 +462,7 @@ grep -q '^s,3,3,no,1,1,0,0,0,.*,unchanged,no,,every sample equal,' eq.csv || fai
 summaries pca x 1.0 1.1 1.2 1.3 1.4 1.5
 summaries pcb x 1.05 1.16 1.26 1.37 1.47 1.58
 summaries pca z 2.0 2.1 2.2 2.3 2.4 2.5
-summaries pcb z 2.0 2.1 2.2 2.3 2.4 2.5
+summaries pcb z 2.0 2.11 2.19 2.3 2.41 2.5
 "$COMPARE" pca pcb >pc.txt || true
 grep -q '^change: 2 of 2 tested benchmarks paired by round; ' pc.txt || fail "paired count: $(cat pc.txt)"
 "$COMPARE" --looks 5 -p '^x$' pca pcb | grep -q '^geometric mean of B/A: +[0-9.]*% (99% CI [-+.0-9]*%\.\.[-+.0-9]*%, the one benchmark.s)$' ||
@@ -469,10 +475,28 @@ printf 'same code\n' >sbb/x
 printf 'old code\n' >sba/z
 printf 'new code\n' >sbb/z
 "$COMPARE" --binaries sba sbb pca pcb >sb.txt || true
-grep -q '^geometric mean of B/A: +0.00% (95% CI -[.0-9]*%\.\.+[.0-9]*%, t over 6 rounds of 2 benchmarks, identical binaries as no change)$' sb.txt ||
+grep -q '^geometric mean of B/A: +0.0[0-9]% (95% CI -[.0-9]*%\.\.+[.0-9]*%, t over 6 rounds of 2 benchmarks, identical binaries as no change)$' sb.txt ||
 	fail "same binaries, the suite: $(cat sb.txt)"
 grep -q '^geometric mean of B/A: +0.00% (95% CI -0.00%\.\.+0.00%' sb.txt &&
 	fail "same binaries, the suite: $(cat sb.txt)"
+# A benchmark whose rounds differ (a run lost on B) is not paired; the
+# suite's interval stays by round (it fell back to a t over the
+# benchmarks, which a load shared by a round's benchmarks makes too narrow).
+cp -r pcb pcl
+rm pcl/x.6.time
+"$COMPARE" pca pcl >pl.txt || true
+grep -q '^change: 1 of 2 tested benchmarks paired by round; ' pl.txt || fail "a lost run: $(cat pl.txt)"
+grep -q '^geometric mean of B/A: +[0-9.]*% (95% CI [-+.0-9]*%\.\.[-+.0-9]*%, t over 6 rounds of 2 benchmarks)$' pl.txt ||
+	fail "a lost run, the suite: $(cat pl.txt)"
+# One run a side: the run's machine state is in every benchmark, and
+# nothing tells it from a change: no interval (was a t over benchmarks).
+summaries o1a p 0.5
+summaries o1a q 0.7
+summaries o1b p 0.51
+summaries o1b q 0.72
+"$COMPARE" o1a o1b >o1.txt || true
+grep -q '^geometric mean of B/A: +[.0-9]*% (no interval: one run a side, whose machine state every benchmark shares)$' o1.txt ||
+	fail "one run a side: $(cat o1.txt)"
 "$GEN" fs1 21 5 8 0.01 0 0 31 0.05
 "$GEN" fs2 22 5 8 0.01 0 0 31 0.05
 for d in fs1 fs2; do

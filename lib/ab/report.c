@@ -187,11 +187,13 @@ static void summary_lines(struct ti_buf *o, const struct ti_ab_result *r,
 				break;
 			}
 	}
-	if (g->n == 1 && !(g->lo > 0 && isfinite(g->hi))) {
-		/* Not -100 %..+inf: the one benchmark has no interval. */
+	if (g->n && !(g->lo > 0 && isfinite(g->hi))) {
+		/* Not -100 %..+inf: the one benchmark has no interval, or
+		 * one run a side gives none. */
 		ti_ab_report_change_pct(mid, sizeof mid, g->log_ratio);
-		ti_buf_printf(o, "%sgeometric mean of B/A: %s (no interval: the one benchmark's "
-			      "has none)\n", prefix, mid);
+		ti_buf_printf(o, "%sgeometric mean of B/A: %s (no interval: %s)\n", prefix, mid,
+			      g->n == 1 ? "the one benchmark's has none"
+					: "one run a side, whose machine state every benchmark shares");
 	} else if (g->n) {
 		ti_ab_report_change_pct(mid, sizeof mid, g->log_ratio);
 		ti_ab_report_pct(lo, sizeof lo, g->lo - 1);

@@ -192,6 +192,15 @@ static bool constant(const double *x, size_t m)
 	return true;
 }
 
+/* The N log-ratios D all the same, to a part in 1e9. */
+static bool same_ratio(const double *d, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (fabs(d[i] - d[0]) > 1e-9)
+			return false;
+	return true;
+}
+
 /* A run's round and its value (NAN: failed, lacking or dropped). */
 struct keyed {
 	uint64_t round;
@@ -540,6 +549,16 @@ static void pair_row(struct ti_ab_row *r, const struct ti_ab_config *c, bool pai
 	size_t np = pair_rounds(r, c, s);
 	if (c->pairing == TI_AB_PAIR_VOTE && !pair)
 		np = 0;
+	/* B/A the same in every round while the rounds themselves moved
+	 * (1.0, 1.0001, 1.0345 on both sides): the pairs have no spread to
+	 * test against, and a floor at the values' resolution would call any
+	 * such row unchanged within a hair.  Compared unpaired, the rounds'
+	 * own spread is the evidence.  Sides constant themselves are truly
+	 * a point. */
+	if (np >= 2 && same_ratio(s->d, np) && !(constant(s->px, np) && constant(s->py, np))) {
+		NOTE(r, "unpaired: B/A is the same in every round, so the pairs have no spread");
+		return;
+	}
 	if (np >= 2) {
 		r->paired = true;
 		r->n_a = r->n_b = np;
@@ -988,7 +1007,7 @@ static bool geo_counts(const struct ti_ab_row *r)
  * log-ratio in it (a round a benchmark lacks: its estimate), a benchmark
  * with identical binaries counting 0; the interval is Student's t over
  * those round means, the rounds being the independent units.  Returns 1
- * when done, 0 when the rows do not allow it (a row not paired, fewer
+ * when done, 0 when the rows do not allow it (fewer
  * than 2 rounds), -ENOMEM. */
 static int geo_by_round(const struct ti_ab_result *res, const struct ti_ab_config *c,
 			struct scratch *s, double level, struct ti_ab_geomean *g)
@@ -1003,10 +1022,8 @@ static int geo_by_round(const struct ti_ab_result *res, const struct ti_ab_confi
 		if (!geo_counts(r))
 			continue;
 		nrows++;
-		if (r->code == TI_AB_CODE_SAME)
+		if (r->code == TI_AB_CODE_SAME || !r->paired)
 			continue;
-		if (!r->paired)
-			return 0;
 		size_t np = pair_rounds(r, c, s);
 		if (nk + np > cap) {
 			cap = 2 * (nk + np) + 16;
@@ -1031,13 +1048,21 @@ static int geo_by_round(const struct ti_ab_result *res, const struct ti_ab_confi
 	}
 	if (!(sum = calloc(nr, sizeof *sum)) || !(row = malloc(nr * sizeof *row)))
 		goto out;
+	/* A row not paired (its rounds differ) counts its estimate in every
+	 * round and its own variance on top: that of its interval. */
+	double vu = 0;
 	for (size_t i = 0; i < res->n; i++) {
 		const struct ti_ab_row *r = &res->rows[i];
 		if (!geo_counts(r) || r->code == TI_AB_CODE_SAME)
 			continue;
 		for (size_t k = 0; k < nr; k++)
 			row[k] = r->est;
-		size_t np = pair_rounds(r, c, s);
+		if (!r->paired) {
+			double z = ti_stats_normal_quantile(1 - (1 - r->level) / 2);
+			double sb = (r->hi - r->lo) / (2 * z);
+			vu += isfinite(sb) ? sb * sb : INFINITY;
+		}
+		size_t np = r->paired ? pair_rounds(r, c, s) : 0;
 		for (size_t j = 0; j < np; j++) {
 			uint64_t *at = bsearch(&s->rk[j], keys, nr, sizeof *keys, cmp_u64);
 			row[at - keys] = s->d[j];
@@ -1060,13 +1085,14 @@ static int geo_by_round(const struct ti_ab_result *res, const struct ti_ab_confi
 	 * interval (bench/ab-sim: 100 % coverage where 95 % is due). */
 	for (size_t i = 0; ss == 0 && i < res->n; i++) {
 		const struct ti_ab_row *r = &res->rows[i];
-		if (!geo_counts(r) || r->code == TI_AB_CODE_SAME)
+		if (!geo_counts(r) || r->code == TI_AB_CODE_SAME || !r->paired)
 			continue;
 		double z = ti_stats_normal_quantile(1 - (1 - r->level) / 2);
 		double sb = (r->hi - r->lo) / (2 * z);
 		vf += isfinite(sb) ? sb * sb : INFINITY;
 	}
 	se = fmax(se, sqrt(vf) / (double)nrows);
+	se = sqrt(se * se + vu / ((double)nrows * (double)nrows));
 	double q = ti_stats_t_quantile(1 - (1 - level) / 2, (double)(nr - 1));
 	g->n = nrows;
 	g->ratio = exp(mean);
@@ -1099,14 +1125,20 @@ static int geomean(const struct ti_ab_result *res, const struct ti_ab_config *c,
 	const struct ti_ab_row *one = NULL;
 	int rc;
 
+	bool one_run = true;	/* every benchmark one run a side */
 	if (c->geo == TI_AB_GEO_ROUND) {
 		size_t k = 0;
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
 			k += geo_counts(&res->rows[i]);
+			one_run &= !geo_counts(&res->rows[i]) ||
+				   (res->rows[i].n_a <= 1 && res->rows[i].n_b <= 1);
+		}
 		if (k > 1 && (rc = geo_by_round(res, c, s, g.level, &g)) != 0) {
 			*out = g;
 			return rc < 0 ? rc : 0;
 		}
+	} else {
+		one_run = false;
 	}
 	if (!(l = malloc((n ? n : 1) * sizeof *l)))
 		return -ENOMEM;
@@ -1127,6 +1159,10 @@ static int geomean(const struct ti_ab_result *res, const struct ti_ab_config *c,
 			g.lo = exp(one->lo);
 			g.hi = exp(one->hi);
 			g.method = "one benchmark";
+		} else if (one_run) {
+			/* One run a side: that run's machine state is in every
+			 * benchmark, and nothing tells it from a change. */
+			g.method = "one run a side";
 		} else if (c->geo == TI_AB_GEO_BOOTSTRAP) {
 			if (ti_stats_bootstrap_mean(l, g.n, (unsigned)c->reps, g.level, c->seed,
 						    &g.lo, &g.hi) < 0) {
