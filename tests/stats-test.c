@@ -383,11 +383,11 @@ static void test_t_family(void)
 	double y2[] = { 3.4, 3.6, 3.5, 3.3, 3.45, 0.1, 3.55, 3.5 };
 	double d[] = { 0.01, 0.03, -0.02, 0.05, 0.02, 0.04 }, z[] = { 0, 0, 0, 0 };
 
-	TAP_OK(ti_stats_t2(x, N(x), y, N(y), 0, 0, 0.05, &r, &h) == 0 &&
+	TAP_OK(ti_stats_t2(x, N(x), y, N(y), 0, false, 0, 0.05, &r, &h) == 0 &&
 	       near(r.u, 1.7158868016053876, 1e-9) && near(r.p, 0.14357930060906211, 1e-7) &&
 	       near(h.lo, -3.3930670410513135, 1e-6) && near(h.hi, 17.726400374384647, 1e-6),
 	       "Welch: t %.10g p %.10g interval %.8g..%.8g", r.u, r.p, h.lo, h.hi);
-	TAP_OK(ti_stats_t2(x2, N(x2), y2, N(y2), 0.2, 0, 0.05, &r, &h) == 0 &&
+	TAP_OK(ti_stats_t2(x2, N(x2), y2, N(y2), 0.2, false, 0, 0.05, &r, &h) == 0 &&
 	       near(r.u, 5.2195501186344095, 1e-9) && near(r.p, 0.00043313072817251771, 1e-9) &&
 	       near(h.lo, 0.2284890707686149, 1e-7) && near(h.hi, 0.57151092923138493, 1e-7),
 	       "Yuen two-sample: t %.10g p %.10g interval %.8g..%.8g", r.u, r.p, h.lo, h.hi);
@@ -405,7 +405,7 @@ static void test_t_family(void)
 	       "floored t: p %g interval %.8g..%.8g", r.p, h.lo, h.hi);
 	TAP_OK(ti_stats_t1(z, 1, 0, 0.01, 0.05, &r, &h) == 0 && isnan(r.p) && isinf(h.lo),
 	       "one value: no test, p %g", r.p);
-	TAP_OK(ti_stats_t2(x, 1, y, N(y), 0, 0.01, 0.05, &r, &h) == 0 && isnan(r.p) && isinf(h.hi),
+	TAP_OK(ti_stats_t2(x, 1, y, N(y), 0, false, 0.01, 0.05, &r, &h) == 0 && isnan(r.p) && isinf(h.hi),
 	       "one value a side: no test, p %g", r.p);
 	TAP_OK(ti_stats_t1(z, 0, 0, 0, 0.05, &r, &h) == -EINVAL, "t of nothing is -EINVAL");
 

@@ -419,9 +419,11 @@ static size_t window(const struct config *c, const struct ti_series_history *h)
 	if (!s)
 		return h->nruns > 5 ? h->nruns - 5 : 0;
 	if (strncmp(s, "run:", 4) != 0 && ti_parse_u64(s, &n) == 0) {
-		if (n < 1 || n > h->nruns)
-			usage_error("--since: '%s' is out of range (1 to %zu runs)", s, h->nruns);
-		return h->nruns - (size_t)n;
+		/* A history shorter than the window (a new machine's first
+		 * nights) is all window. */
+		if (n < 1)
+			usage_error("--since: '%s': the window needs at least one run", s);
+		return n >= h->nruns ? 0 : h->nruns - (size_t)n;
 	}
 	if (strncmp(s, "run:", 4) == 0)
 		s += 4;
