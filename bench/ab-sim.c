@@ -13,8 +13,10 @@
  *
  * (--table aa, not part of all: the default rule's A/A rate from N A/A
  * suites a model, 5000 by default; --aa-from K starts its suites at seed
- * K, for fresh suites; --t-share F runs the rules whose share is not
- * fixed with the paired t at F alpha' instead of the library's 0.8.)
+ * K, for fresh suites; --model NAME that model alone; --unpaired and
+ * --unpaired-test welch|hsu|yuen|bm|mw its rule unpaired, with that test;
+ * --t-share F runs the rules whose share is not fixed with the paired t
+ * at F alpha' instead of the library's 0.8.)
  *
  * Every number comes from a fixed seed: two runs print the same tables. */
 #include "config.h"
@@ -107,6 +109,21 @@ static void *xmalloc(size_t n)
 		exit(2);
 	}
 	return p;
+}
+
+/* Room in S for its benchmarks and ROUNDS rounds a side at most. */
+static void suite_alloc(struct suite *s, size_t rounds)
+{
+	s->a = xmalloc(s->nb * rounds * sizeof *s->a);
+	s->b = xmalloc(s->nb * rounds * sizeof *s->b);
+	s->shifted = xmalloc(s->nb * sizeof *s->shifted);
+}
+
+static void suite_free(struct suite *s)
+{
+	free(s->a);
+	free(s->b);
+	free(s->shifted);
 }
 
 /* Suite SEED of model M: NSHIFTED of its NB benchmarks slowed by SHIFT. */
@@ -409,23 +426,25 @@ struct rule {
 
 static const struct rule rules[] = {
 	{ "**timeit-compare** (default: rounds paired by design; signed rank, or the t "
-	  "where its floor cannot pass; Welch unpaired; BH; equivalence)", K_BINARY, TI_AB_RANK_OR_T,
-	  TI_STATS_ADJUST_BH, TI_AB_PAIR_AUTO, TI_AB_WELCH },
+	  "where its floor cannot pass; Welch-Hsu unpaired; BH; equivalence)", K_BINARY, TI_AB_RANK_OR_T,
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_AUTO, TI_AB_WELCH_HSU },
 	{ "  before issue 20 (pairs if the rounds move together; signed rank or Mann-Whitney)",
 	  K_LIBRARY, TI_AB_SIGNED_RANK, TI_STATS_ADJUST_BH, TI_AB_PAIR_VOTE, TI_AB_MANN_WHITNEY },
 	{ "  signed rank or Yuen's trimmed t", K_LIBRARY, TI_AB_RANK_OR_YUEN, TI_STATS_ADJUST_BH,
-	  TI_AB_PAIR_AUTO, TI_AB_WELCH },
+	  TI_AB_PAIR_AUTO, TI_AB_WELCH_HSU },
 	{ "  always paired, signed rank (--rank)", K_LIBRARY, TI_AB_SIGNED_RANK,
 	  TI_STATS_ADJUST_BH, TI_AB_PAIR_ALWAYS, TI_AB_MANN_WHITNEY },
 	{ "  always paired, sign test", K_LIBRARY, TI_AB_SIGN, TI_STATS_ADJUST_BH,
-	  TI_AB_PAIR_ALWAYS, TI_AB_WELCH },
+	  TI_AB_PAIR_ALWAYS, TI_AB_WELCH_HSU },
 	{ "  always paired, t on log-ratios", K_LIBRARY, TI_AB_PAIRED_T, TI_STATS_ADJUST_BH,
-	  TI_AB_PAIR_ALWAYS, TI_AB_WELCH },
+	  TI_AB_PAIR_ALWAYS, TI_AB_WELCH_HSU },
 	{ "  always paired, 20 % trimmed t (Yuen)", K_LIBRARY, TI_AB_TRIMMED_T,
-	  TI_STATS_ADJUST_BH, TI_AB_PAIR_ALWAYS, TI_AB_WELCH },
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_ALWAYS, TI_AB_WELCH_HSU },
 	{ "  always paired, signed rank + Mann-Whitney by Simes", K_LIBRARY, TI_AB_SIMES,
-	  TI_STATS_ADJUST_BH, TI_AB_PAIR_ALWAYS, TI_AB_WELCH },
-	{ "  never paired, Welch (--unpaired)", K_LIBRARY, TI_AB_RANK_OR_T,
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_ALWAYS, TI_AB_WELCH_HSU },
+	{ "  never paired, Welch-Hsu (--unpaired)", K_LIBRARY, TI_AB_RANK_OR_T,
+	  TI_STATS_ADJUST_BH, TI_AB_PAIR_NEVER, TI_AB_WELCH_HSU },
+	{ "  never paired, Welch (Satterthwaite's degrees of freedom)", K_LIBRARY, TI_AB_RANK_OR_T,
 	  TI_STATS_ADJUST_BH, TI_AB_PAIR_NEVER, TI_AB_WELCH },
 	{ "  never paired, Yuen's two-sample trimmed t", K_LIBRARY, TI_AB_RANK_OR_T,
 	  TI_STATS_ADJUST_BH, TI_AB_PAIR_NEVER, TI_AB_YUEN2 },
@@ -434,9 +453,9 @@ static const struct rule rules[] = {
 	{ "  never paired, Mann-Whitney (--unpaired --rank)", K_LIBRARY, TI_AB_SIGNED_RANK,
 	  TI_STATS_ADJUST_BH, TI_AB_PAIR_NEVER, TI_AB_MANN_WHITNEY },
 	{ "  default with Holm instead of BH (--holm)", K_LIBRARY, TI_AB_RANK_OR_T,
-	  TI_STATS_ADJUST_HOLM, TI_AB_PAIR_AUTO, TI_AB_WELCH },
+	  TI_STATS_ADJUST_HOLM, TI_AB_PAIR_AUTO, TI_AB_WELCH_HSU },
 	{ "  default without adjustment (--no-adjust)", K_LIBRARY, TI_AB_RANK_OR_T,
-	  TI_STATS_ADJUST_NONE, TI_AB_PAIR_AUTO, TI_AB_WELCH },
+	  TI_STATS_ADJUST_NONE, TI_AB_PAIR_AUTO, TI_AB_WELCH_HSU },
 	{ "timeit-compare 0.1 (unpaired MWU, Holm, no equivalence)", K_OLD, 0, 0, 0, 0 },
 	{ "LLVM compare.py (min, no test, read as changed at \\|d\\| >= 1 %)", K_COMPAREPY, 0,
 	  0, 0, 0 },
@@ -495,9 +514,7 @@ static void table_rules(size_t nsuites, size_t ns)
 	int *v = xmalloc(NBENCH * sizeof *v);
 	size_t disagree = 0;
 
-	s.a = xmalloc(NBENCH * ns * sizeof *s.a);
-	s.b = xmalloc(NBENCH * ns * sizeof *s.b);
-	s.shifted = xmalloc(NBENCH * sizeof *s.shifted);
+	suite_alloc(&s, ns);
 	printf("## A/B rules under noise models: %zu suites of %d benchmarks, %zu rounds a side\n\n",
 	       nsuites, NBENCH, ns);
 	printf("A/A: share of %zu A/A suites with any improved/regressed verdict (should be <= 5 %%).  "
@@ -561,9 +578,7 @@ static void table_rules(size_t nsuites, size_t ns)
 	if (disagree)
 		printf("WARNING: the binary and the library disagreed on %zu verdicts\n\n", disagree);
 	free(v);
-	free(s.a);
-	free(s.b);
-	free(s.shifted);
+	suite_free(&s);
 }
 
 /* ---- the geometric mean's interval ---------------------------------------- */
@@ -629,9 +644,7 @@ static void table_sequential(size_t nsuites, size_t min, size_t step, size_t max
 	bool *more = xmalloc(NBENCH * sizeof *more);
 	size_t *count = xmalloc(NBENCH * sizeof *count);
 
-	s.a = xmalloc(NBENCH * max * sizeof *s.a);
-	s.b = xmalloc(NBENCH * max * sizeof *s.b);
-	s.shifted = xmalloc(NBENCH * sizeof *s.shifted);
+	suite_alloc(&s, max);
 	printf("## Sequential sampling: %zu rounds, then %zu more for the undecided, up to %zu "
 	       "(%zu looks, alpha / %zu each)\n\n", min, step, max, looks, looks);
 	printf("| noise | A/A suites FP | power +3 %% | +5 %% | false unchanged +3 %% | "
@@ -704,9 +717,7 @@ static void table_sequential(size_t nsuites, size_t min, size_t step, size_t max
 	free(v);
 	free(more);
 	free(count);
-	free(s.a);
-	free(s.b);
-	free(s.shifted);
+	suite_free(&s);
 }
 
 /* ---- the A/A rate, closer ------------------------------------------------- */
@@ -717,6 +728,8 @@ static void table_sequential(size_t nsuites, size_t min, size_t step, size_t max
 static const char *only_model;	/* --model NAME: that model alone */
 static double t_share = 0;	/* --t-share K: the paired t's share of alpha (0: the default) */
 static size_t aa_from = 0;	/* --aa-from K: table aa's suites start at seed K (fresh seeds) */
+static bool aa_unpaired;	/* --unpaired: table aa compares all samples (--unpaired) */
+static int aa_utest = -1;	/* --unpaired-test NAME: table aa's unpaired test */
 
 static bool skip_model(size_t mi)
 {
@@ -730,11 +743,12 @@ static void table_aa(size_t n, size_t ns)
 	struct ti_ab_config c;
 	const double z = 1.959964;
 
-	s.a = xmalloc(NBENCH * ns * sizeof *s.a);
-	s.b = xmalloc(NBENCH * ns * sizeof *s.b);
-	s.shifted = xmalloc(NBENCH * sizeof *s.shifted);
+	suite_alloc(&s, ns);
 	printf("## The default rule's suite A/A rate: %zu A/A suites a model, %d benchmarks, "
-	       "%zu rounds a side\n\n", n, NBENCH, ns);
+	       "%zu rounds a side%s%s\n\n", n, NBENCH, ns, aa_unpaired ? ", unpaired" : "",
+	       aa_utest < 0 ? "" : aa_utest == TI_AB_WELCH ? ", Welch" : aa_utest == TI_AB_WELCH_HSU
+	       ? ", Welch-Hsu" : aa_utest == TI_AB_YUEN2 ? ", Yuen" : aa_utest == TI_AB_BRUNNER_MUNZEL
+	       ? ", Brunner-Munzel" : ", Mann-Whitney");
 	printf("| noise | A/A suites with a verdict | rate | Wilson 95 %% interval |\n");
 	printf("|:---|---:|---:|---:|\n");
 	for (size_t mi = 0; mi < NMODELS; mi++) {
@@ -747,6 +761,10 @@ static void table_aa(size_t n, size_t ns)
 			ti_ab_config_init(&c);
 			if (t_share > 0)
 				c.t_share = t_share;
+			if (aa_unpaired)
+				c.pairing = TI_AB_PAIR_NEVER;
+			if (aa_utest >= 0)
+				c.unpaired_test = (enum ti_ab_unpaired_test)aa_utest;
 			run_library(&c, &s, NULL, v, NULL);
 			for (size_t b = 0; b < NBENCH; b++)
 				any |= v[b] == V_REGRESSED || v[b] == V_IMPROVED;
@@ -761,9 +779,7 @@ static void table_aa(size_t n, size_t ns)
 	}
 	printf("\n");
 	free(v);
-	free(s.a);
-	free(s.b);
-	free(s.shifted);
+	suite_free(&s);
 }
 
 /* ---- issue 20: the rule before it and the new one, side by side ---------- */
@@ -782,11 +798,13 @@ static const struct rule20 rules20[] = {
 	  TI_AB_MANN_WHITNEY, TI_AB_GEO_T , 0 },
 	{ "previous: paired by design, signed rank or t at alpha', Welch", TI_AB_RANK_OR_T,
 	  TI_AB_PAIR_AUTO, TI_AB_WELCH, TI_AB_GEO_ROUND, 1 },
-	{ "**now: paired by design, signed rank or t at 0.8 alpha', Welch**", TI_AB_RANK_OR_T,
-	  TI_AB_PAIR_AUTO, TI_AB_WELCH, TI_AB_GEO_ROUND, 0 },
-	{ "now, with Yuen's trimmed t", TI_AB_RANK_OR_YUEN, TI_AB_PAIR_AUTO, TI_AB_WELCH,
+	{ "**now: paired by design, signed rank or t at 0.8 alpha', Welch-Hsu**", TI_AB_RANK_OR_T,
+	  TI_AB_PAIR_AUTO, TI_AB_WELCH_HSU, TI_AB_GEO_ROUND, 0 },
+	{ "now, with Yuen's trimmed t", TI_AB_RANK_OR_YUEN, TI_AB_PAIR_AUTO, TI_AB_WELCH_HSU,
 	  TI_AB_GEO_ROUND , 0 },
-	{ "unpaired: Welch (--unpaired)", TI_AB_RANK_OR_T, TI_AB_PAIR_NEVER, TI_AB_WELCH,
+	{ "**unpaired: Welch-Hsu (--unpaired, now)**", TI_AB_RANK_OR_T, TI_AB_PAIR_NEVER,
+	  TI_AB_WELCH_HSU, TI_AB_GEO_T , 0 },
+	{ "unpaired: Welch (previous)", TI_AB_RANK_OR_T, TI_AB_PAIR_NEVER, TI_AB_WELCH,
 	  TI_AB_GEO_T , 0 },
 	{ "unpaired: Brunner-Munzel", TI_AB_RANK_OR_T, TI_AB_PAIR_NEVER, TI_AB_BRUNNER_MUNZEL,
 	  TI_AB_GEO_T , 0 },
@@ -821,9 +839,7 @@ static void table_issue20(size_t naa, size_t nshift)
 	struct suite s = { NBENCH, 0, NULL, NULL, NULL };
 	int *v = xmalloc(NBENCH * sizeof *v);
 
-	s.a = xmalloc(NBENCH * maxr * sizeof *s.a);
-	s.b = xmalloc(NBENCH * maxr * sizeof *s.b);
-	s.shifted = xmalloc(NBENCH * sizeof *s.shifted);
+	suite_alloc(&s, maxr);
 	printf("## Issue 20: the rule before and now under every model, %d benchmarks\n\n", NBENCH);
 	printf("A/A: share of A/A suites with any improved/regressed verdict (%zu suites at 3, 6 and "
 	       "10 rounds, %zu at 30).  Power: share of the %d shifted benchmarks called regressed "
@@ -893,9 +909,7 @@ static void table_issue20(size_t naa, size_t nshift)
 	}
 	printf("\n");
 	free(v);
-	free(s.a);
-	free(s.b);
-	free(s.shifted);
+	suite_free(&s);
 }
 
 /* Issue 20's target: 129 benchmarks, --looks 5, 6 rounds, 3 % shared
@@ -908,9 +922,7 @@ static void table_target(size_t nsuites)
 	struct suite s = { 129, 6, NULL, NULL, NULL };
 	int *v = xmalloc(s.nb * sizeof *v);
 
-	s.a = xmalloc(s.nb * s.ns * sizeof *s.a);
-	s.b = xmalloc(s.nb * s.ns * sizeof *s.b);
-	s.shifted = xmalloc(s.nb * sizeof *s.shifted);
+	suite_alloc(&s, s.ns);
 	printf("## Issue 20's target: 129 benchmarks, --looks 5, 6 rounds, 3 %% shared load + 2 %% "
 	       "own noise, %zu suites\n\n", nsuites);
 	printf("| rule | x0.4 improved at the first look | A/A suites with a verdict |\n");
@@ -938,9 +950,7 @@ static void table_target(size_t nsuites)
 	}
 	printf("\n");
 	free(v);
-	free(s.a);
-	free(s.b);
-	free(s.shifted);
+	suite_free(&s);
 }
 
 static size_t number(const char *opt, const char *s)
@@ -980,6 +990,22 @@ int main(int argc, char **argv)
 			aa_from = number(argv[i], argv[i + 1]), i++;
 		else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
 			only_model = argv[++i];
+		else if (strcmp(argv[i], "--unpaired") == 0)
+			aa_unpaired = true;
+		else if (strcmp(argv[i], "--unpaired-test") == 0 && i + 1 < argc) {
+			static const char *const names[] = { "welch", "hsu", "yuen", "bm", "mw" };
+			static const int tests[] = { TI_AB_WELCH, TI_AB_WELCH_HSU, TI_AB_YUEN2,
+						     TI_AB_BRUNNER_MUNZEL, TI_AB_MANN_WHITNEY };
+			i++;
+			for (size_t k = 0; k < 5; k++)
+				if (strcmp(argv[i], names[k]) == 0)
+					aa_utest = tests[k];
+			if (aa_utest < 0) {
+				fprintf(stderr, "ab-sim: --unpaired-test: %s is not welch, hsu, yuen, bm "
+						"or mw\n", argv[i]);
+				return 2;
+			}
+		}
 		else if (strcmp(argv[i], "--table") == 0 && i + 1 < argc)
 			table = argv[++i];
 		else if (strcmp(argv[i], "--sequential") == 0 && i + 3 < argc) {
@@ -993,7 +1019,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "usage: ab-sim [--suites N] [--samples N] [--compare PATH] "
 					"[--quick] [--table rules|geomean|sequential|aa|issue20|all] "
 					"[--sequential MIN STEP MAX] [--aa N] [--aa-from K] [--model NAME] "
-					"[--t-share F]\n");
+					"[--t-share F] [--unpaired] [--unpaired-test welch|hsu|yuen|bm|mw]\n");
 			return 2;
 		}
 	}

@@ -9,13 +9,6 @@
 . "$top_srcdir/tests/setup"
 COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
 
-# csv_field CSV NAME COLUMN: the named column of benchmark NAME's row.
-csv_field() {
-	awk -F, -v n="$2" -v c="$3" '
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$1 == n { print $col[c]; exit }' "$1"
-}
-
 # Summary directories written by timeit: A/<bench>.<i>.time, B/<i>/<bench>.time.
 mkdir A B
 for i in 1 2 3; do

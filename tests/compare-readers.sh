@@ -11,13 +11,6 @@
 . "$top_srcdir/tests/setup"
 COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
 
-# csv_field CSV NAME COLUMN: the named column of benchmark NAME's row.
-csv_field() {
-	awk -F, -v n="$2" -v c="$3" '
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$1 == n { print $col[c]; exit }' "$1"
-}
-
 # NaN and Infinity in a metric not compared do not make the file
 # unreadable; a non-finite compared metric is a failed sample, said.
 cat >nan-a.json <<'X'

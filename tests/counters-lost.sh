@@ -100,10 +100,8 @@ if [ "$counting" = 1 ]; then
 fi
 
 # timeit-perf: the same, when perf can count here.
-perf_bin=${PERF:-perf}
 # shellcheck disable=SC2086 # AS_USER is a word list
-if command -v "$perf_bin" >/dev/null 2>&1 &&
-	$AS_USER "$perf_bin" stat -x, -o /dev/null -e task-clock true 2>/dev/null; then
+if perf_counts $AS_USER; then
 	TIMEIT_PERF=$perf_bin
 	export TIMEIT_PERF
 	# The detection is the same for every kind: two of them.

@@ -8,10 +8,7 @@
 
 PERFWRAP=$top_builddir/perfwrap/timeit-perf
 [ -x "$PERFWRAP" ] || fail "$PERFWRAP was not built"
-perf_bin=${PERF:-perf}
-command -v "$perf_bin" >/dev/null 2>&1 || skip "perf is not installed (linux-perf)"
-"$perf_bin" stat -x, -o /dev/null -e task-clock true 2>/dev/null ||
-	skip "perf cannot count task-clock here"
+perf_counts || skip "perf cannot count task-clock here (or is not installed: linux-perf)"
 TIMEIT_PERF=$perf_bin
 export TIMEIT_PERF
 

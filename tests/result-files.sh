@@ -15,9 +15,7 @@
 
 PERFWRAP=$top_builddir/perfwrap/timeit-perf
 tools=$TIMEIT
-perf_bin=${PERF:-perf}
-if command -v "$perf_bin" >/dev/null 2>&1 &&
-	"$perf_bin" stat -x, -o /dev/null -e task-clock true 2>/dev/null; then
+if perf_counts; then
 	TIMEIT_PERF=$perf_bin
 	export TIMEIT_PERF
 	tools="$tools $PERFWRAP"

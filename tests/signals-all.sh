@@ -73,10 +73,7 @@ for sig in $sigs; do
 done
 
 PERFWRAP=$top_builddir/perfwrap/timeit-perf
-perf_bin=${PERF:-perf}
-if command -v "$perf_bin" >/dev/null 2>&1 &&
-	"$perf_bin" stat -x, -o /dev/null -e task-clock true 2>/dev/null &&
-	env --default-signal=INT true 2>/dev/null; then
+if perf_counts && env --default-signal=INT true 2>/dev/null; then
 	TIMEIT_PERF=$perf_bin
 	export TIMEIT_PERF
 	for sig in QUIT USR1 XCPU ALRM ${rtmin:+$((rtmin + 1))}; do

@@ -387,6 +387,11 @@ static void test_t_family(void)
 	       near(r.u, 1.7158868016053876, 1e-9) && near(r.p, 0.14357930060906211, 1e-7) &&
 	       near(h.lo, -3.3930670410513135, 1e-6) && near(h.hi, 17.726400374384647, 1e-6),
 	       "Welch: t %.10g p %.10g interval %.8g..%.8g", r.u, r.p, h.lo, h.hi);
+	/* Hsu's degrees of freedom, min(m, n) - 1 = 4 (mpmath, 30 digits). */
+	TAP_OK(ti_stats_t2(x, N(x), y, N(y), 0, true, 0, 0.05, &r, &h) == 0 &&
+	       near(r.u, 1.7158868016053874, 1e-9) && near(r.p, 0.16132489941423619, 1e-7) &&
+	       near(h.lo, -4.4295858184240603, 1e-6) && near(h.hi, 18.762919151757392, 1e-6),
+	       "Welch-Hsu: t %.10g p %.10g interval %.8g..%.8g", r.u, r.p, h.lo, h.hi);
 	TAP_OK(ti_stats_t2(x2, N(x2), y2, N(y2), 0.2, false, 0, 0.05, &r, &h) == 0 &&
 	       near(r.u, 5.2195501186344095, 1e-9) && near(r.p, 0.00043313072817251771, 1e-9) &&
 	       near(h.lo, 0.2284890707686149, 1e-7) && near(h.hi, 0.57151092923138493, 1e-7),

@@ -11,15 +11,7 @@
 . "$top_srcdir/tests/setup"
 ab=$top_builddir/abrun/timeit-ab
 compare=$top_builddir/timeit/timeit-compare
-lit=
-for c in lit llvm-lit /usr/lib/llvm-*/build/utils/lit/lit.py; do
-	case $c in
-	/*) [ -x "$c" ] && lit=$c ;;
-	*) command -v "$c" > /dev/null 2>&1 && lit=$c ;;
-	esac
-	[ -z "$lit" ] || break
-done
-[ -n "$lit" ] || skip "no lit (Debian: llvm-14-tools)"
+find_lit
 suite=$top_srcdir/tests/lit-ab
 
 # mkbuild DIR SLOW FAST: a lit test directory; the program of slow.test

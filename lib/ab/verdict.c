@@ -46,7 +46,7 @@ void ti_ab_config_init(struct ti_ab_config *c)
 	c->adjust = TI_STATS_ADJUST_BH;
 	c->looks = 1;
 	c->paired_test = TI_AB_RANK_OR_T;
-	c->unpaired_test = TI_AB_WELCH;
+	c->unpaired_test = TI_AB_WELCH_HSU;
 	c->geo = TI_AB_GEO_ROUND;
 	c->t_share = 0.8;
 	c->seed = 1;
@@ -394,12 +394,14 @@ static int measure_unpaired(struct ti_ab_row *r, const struct ti_ab_config *c, d
 		s->x[i] = log(s->x[i]);
 	for (size_t j = 0; j < n; j++)
 		s->y[j] = log(s->y[j]);
-	if (c->unpaired_test == TI_AB_WELCH || c->unpaired_test == TI_AB_YUEN2) {
+	if (c->unpaired_test == TI_AB_WELCH || c->unpaired_test == TI_AB_WELCH_HSU ||
+	    c->unpaired_test == TI_AB_YUEN2) {
 		double trim = c->unpaired_test == TI_AB_YUEN2 ? 0.2 : 0;
-		if ((rc = ti_stats_t2(s->x, m, s->y, n, trim, fl, alpha, &t, &h)) < 0 ||
-		    (rc = ti_stats_t2(s->x, m, s->y, n, trim, fl, 2 * alpha, &t, &eq)) < 0)
+		bool hsu = c->unpaired_test == TI_AB_WELCH_HSU;
+		if ((rc = ti_stats_t2(s->x, m, s->y, n, trim, hsu, fl, alpha, &t, &h)) < 0 ||
+		    (rc = ti_stats_t2(s->x, m, s->y, n, trim, hsu, fl, 2 * alpha, &t, &eq)) < 0)
 			return rc;
-		r->test = trim > 0 ? "Yuen" : "Welch";
+		r->test = trim > 0 ? "Yuen" : hsu ? "Welch-Hsu" : "Welch";
 		r->p = t.p;
 	} else {
 		if ((rc = ti_stats_hodges_lehmann_cached(s->x, m, s->y, n, alpha, &s->cache, &h)) < 0 ||

@@ -52,7 +52,12 @@ enum ti_ab_paired_test {
 
 /* The test of unpaired samples (the rounds of A and B differ). */
 enum ti_ab_unpaired_test {
-	TI_AB_WELCH,		/* the default: Welch's t on the log times */
+	TI_AB_WELCH,		/* Welch's t on the log times (Satterthwaite's degrees of
+				 * freedom: 8 % suite A/A at 6 a side when the spreads
+				 * differ tenfold, bench/ab-sim --unpaired) */
+	TI_AB_WELCH_HSU,	/* the default: Welch's statistic on the smaller side's
+				 * n - 1 degrees of freedom (Hsu), within alpha for any
+				 * ratio of the spreads */
 	TI_AB_YUEN2,		/* Yuen's two-sample 20 % trimmed t on the log times */
 	TI_AB_BRUNNER_MUNZEL,	/* Brunner-Munzel, with the Hodges-Lehmann interval */
 	TI_AB_MANN_WHITNEY,	/* exact Mann-Whitney (invalid under unequal spreads) */

@@ -181,7 +181,7 @@ int ti_stats_t1(const double *d, size_t n, double trim, double floor_sd, double 
 	return 0;
 }
 
-int ti_stats_t2(const double *x, size_t m, const double *y, size_t n, double trim,
+int ti_stats_t2(const double *x, size_t m, const double *y, size_t n, double trim, bool min_df,
 		double floor_sd, double alpha, struct ti_stats_mw *r, struct ti_stats_hl *h)
 {
 	double *s, tx, ty, wx, wy;
@@ -213,8 +213,9 @@ int ti_stats_t2(const double *x, size_t m, const double *y, size_t n, double tri
 		h->lo = h->hi = ty - tx;
 		return 0;
 	}
-	double df = (dx + dy) * (dx + dy) /
-		    (dx * dx / (double)(hx - 1) + dy * dy / (double)(hy - 1));
+	double df = min_df ? (double)(hx < hy ? hx : hy) - 1
+			   : (dx + dy) * (dx + dy) /
+				     (dx * dx / (double)(hx - 1) + dy * dy / (double)(hy - 1));
 	t_result(ty - tx, sqrt(dx + dy), df, alpha, r, h);
 	return 0;
 }

@@ -154,7 +154,9 @@ int ti_stats_trimmed_t(const double *d, size_t n, double trim, double alpha, str
  * each end (0: Student's t; 0.2: Yuen's 20 % trimmed t) with its
  * winsorised standard error; on two samples X and Y, the shift of the
  * trimmed mean of Y from that of X (0: Welch's t; above 0: Yuen's
- * two-sample trimmed t) on Welch-Satterthwaite degrees of freedom.  Each
+ * two-sample trimmed t) on Welch-Satterthwaite degrees of freedom, or
+ * with MIN_DF on the smaller side's kept values less one, which holds
+ * alpha whatever the ratio of the spreads (Hsu 1938).  Each
  * sample's (winsorised) sd is taken as at least FLOOR_SD, the resolution
  * of the values, so that samples that all look the same do not give
  * t = inf.  R->u and r->z are t; H gets the estimate and its t interval
@@ -162,7 +164,7 @@ int ti_stats_trimmed_t(const double *d, size_t n, double trim, double alpha, str
  * interval infinite.  Return 0, -EINVAL or -ENOMEM. */
 int ti_stats_t1(const double *d, size_t n, double trim, double floor_sd, double alpha,
 		struct ti_stats_mw *r, struct ti_stats_hl *h);
-int ti_stats_t2(const double *x, size_t m, const double *y, size_t n, double trim,
+int ti_stats_t2(const double *x, size_t m, const double *y, size_t n, double trim, bool min_df,
 		double floor_sd, double alpha, struct ti_stats_mw *r, struct ti_stats_hl *h);
 
 /* Brunner & Munzel's test (2000) of P(X < Y) + P(X = Y) / 2 = 1/2, valid
