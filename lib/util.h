@@ -3,6 +3,7 @@
 #ifndef TI_UTIL_H
 #define TI_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Parse S as a decimal unsigned 64-bit number: digits only, no sign, no
@@ -17,5 +18,10 @@ int ti_pipe_cloexec(int fd[2]);
 /* A temporary file in TMPDIR (or /tmp) named NAME.XXXXXX, removed at once,
  * close-on-exec: its descriptor, or -errno (ti_os_anon_file's fallback). */
 int ti_anon_tmpfile(const char *name);
+
+/* Room in the array *P of *CAP elements of SIZE bytes for N of them:
+ * grown to twice its size, or FIRST elements at first.  Returns 0 or
+ * -ENOMEM (the array as it was). */
+int ti_reserve(void *p, size_t *cap, size_t n, size_t size, size_t first);
 
 #endif

@@ -3,8 +3,9 @@
 # Rules of the tree that a grep can check: timeit's own exit statuses are
 # named once (enum ti_status in lib/record.h), only
 # lib/summary.c writes summary lines, and comments cite the man pages'
-# sections, never the design notes outside the tree (spec/*.md); and
-# only the platform seam's files include a header one system alone has.
+# sections, never the design notes outside the tree (spec/*.md); only
+# the platform seam's files include a header one system alone has; and no
+# function in lib/ is over 100 lines.
 . "$top_srcdir/tests/setup"
 cd "$top_srcdir"
 
@@ -37,5 +38,15 @@ bad=$(grep -n -E '^#include <(linux/|asm/|sys/(personality|vfs|statfs|prctl|proc
 		-e '^lib/pfm\.c:[0-9]*:#include <linux/perf_event\.h>' \
 		-e '^tests/fakeperf\.h:[0-9]*:#include <linux/perf_event\.h>' || true)
 [ -z "$bad" ] || fail "a system's own header outside its lib/os-*.c (lib/os.h is the seam):
+$bad"
+
+# No function in lib/ over 100 lines (house style: the braces of a
+# function alone at column 0): a long one is split along its steps.
+bad=$(awk '
+	/^[A-Za-z_].*\(/ && !/;[ \t]*$/ { h = $0; sub(/\(.*/, "", h); n = split(h, w, /[ \t*]+/); name = w[n] }
+	/^\{/ { start = FNR; fn = name }
+	/^\}/ && start { if (FNR - start + 1 > 100) printf "%s:%d: %s, %d lines\n", FILENAME, start, fn, FNR - start + 1; start = 0 }
+	' lib/*.c lib/*/*.c)
+[ -z "$bad" ] || fail "functions in lib/ over 100 lines:
 $bad"
 exit 0

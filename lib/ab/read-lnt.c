@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "read-int.h"
+#include "util.h"
 
 bool ti_ab_read_lnt_probe(const struct ti_ab_input *in)
 {
@@ -66,14 +67,8 @@ struct entries {
 static int push(struct entries *l, const char *name, size_t namelen, const char *metric,
 		const struct ti_jsonread_value *v, int line)
 {
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? 2 * l->cap : 64;
-		struct entry *ne = realloc(l->e, nc * sizeof *ne);
-		if (!ne)
-			return -ENOMEM;
-		l->e = ne;
-		l->cap = nc;
-	}
+	if (ti_reserve(&l->e, &l->cap, l->n + 1, sizeof *l->e, 64) < 0)
+		return -ENOMEM;
 	if (!(l->e[l->n].name = strndup(name, namelen)))
 		return -ENOMEM;
 	l->e[l->n].metric = metric;

@@ -13,6 +13,7 @@
 
 #include "series.h"
 #include "stats.h"
+#include "util.h"
 
 /* The benchmark NAME of H, inserted in name order when it is new; NULL
  * when memory runs out. */
@@ -30,14 +31,8 @@ static struct ti_series_bench *bench_get(struct ti_series_history *h, const char
 		else
 			hi = mid;
 	}
-	if (h->nb == h->capb) {
-		size_t nc = h->capb ? 2 * h->capb : 64;
-		struct ti_series_bench *nb = realloc(h->b, nc * sizeof *nb);
-		if (!nb)
-			return NULL;
-		h->b = nb;
-		h->capb = nc;
-	}
+	if (ti_reserve(&h->b, &h->capb, h->nb + 1, sizeof *h->b, 64) < 0)
+		return NULL;
 	char *copy = strdup(name);
 	if (!copy)
 		return NULL;
@@ -59,14 +54,8 @@ static uint64_t digest(const char *s)
 
 static int add_point(struct ti_series_bench *b, struct ti_series_point pt)
 {
-	if (b->n == b->cap) {
-		size_t nc = b->cap ? 2 * b->cap : 16;
-		struct ti_series_point *np = realloc(b->p, nc * sizeof *np);
-		if (!np)
-			return -ENOMEM;
-		b->p = np;
-		b->cap = nc;
-	}
+	if (ti_reserve(&b->p, &b->cap, b->n + 1, sizeof *b->p, 16) < 0)
+		return -ENOMEM;
 	b->p[b->n++] = pt;
 	return 0;
 }
@@ -76,14 +65,8 @@ static int add_run(struct ti_series_history *h, const struct ti_ab_set *set, con
 {
 	struct ti_series_run *r;
 
-	if (h->nruns == h->caprun) {
-		size_t nc = h->caprun ? 2 * h->caprun : 32;
-		struct ti_series_run *nr = realloc(h->runs, nc * sizeof *nr);
-		if (!nr)
-			return -ENOMEM;
-		h->runs = nr;
-		h->caprun = nc;
-	}
+	if (ti_reserve(&h->runs, &h->caprun, h->nruns + 1, sizeof *h->runs, 32) < 0)
+		return -ENOMEM;
 	r = &h->runs[h->nruns];
 	memset(r, 0, sizeof *r);
 	r->info = set->run;
