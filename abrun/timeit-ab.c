@@ -378,19 +378,24 @@ static void own_free(void)
 	ti_drive_free(&own.d);
 }
 
-int main(int argc, char **argv)
-{
+/* What the command line says, for main's steps. */
+struct cli {
 	struct ti_drive_config c;
-	const char *out = NULL, *compare = NULL, *lit = NULL, *suite = NULL;
+	const char *out, *compare, *lit, *suite;
 	const char *pos[2];
-	size_t npos = 0;
-	struct progress pr = { 0 };
-	bool check = false;
-	int i;
-	char err[1024];
+	size_t npos;
+	struct progress pr;
+	bool check;
+	char *const *lit_args;	/* after "--" */
+	size_t nlit_args;
+};
 
-	atexit(own_free);
-	ti_drive_config_init(&c);
+/* Parse the command line into CL: -1 to go on, or the exit status of
+ * --help or --version. */
+static int parse(int argc, char **argv, struct cli *cl)
+{
+	int i;
+
 	for (i = 1; i < argc; i++) {
 		char *a = argv[i], name[64];
 		const char *val = NULL, *eq;
@@ -400,10 +405,10 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (a[0] != '-' || !a[1]) {
-			if (suite)
+			if (cl->suite)
 				push(&own.names, &own.nnames, strdup(a));
-			else if (npos < 2)
-				pos[npos++] = a;
+			else if (cl->npos < 2)
+				cl->pos[cl->npos++] = a;
 			else
 				die("'%s': lit arguments come after '--'", a);
 			continue;
@@ -418,7 +423,7 @@ int main(int argc, char **argv)
 		if (val && (IS("-h") || IS("--help") || IS("--version") || IS("-q") || IS("--quiet") ||
 			    IS("--check")))
 			die("%s: takes no argument", name);
-		if (npos > 0 && !suite)
+		if (cl->npos > 0 && !cl->suite)
 			die("'%s': lit arguments come after '--'", a);
 		if (IS("-h") || IS("--help")) {
 			usage(stdout);
@@ -429,44 +434,44 @@ int main(int argc, char **argv)
 			printf("%s %s\n", prog, PACKAGE_VERSION);
 			return fflush(stdout) != 0 ? EXIT_ERROR : 0;
 		} else if (IS("-o") || IS("--output")) {
-			out = VALUE();
+			cl->out = VALUE();
 		} else if (IS("--lit")) {
-			lit = VALUE();
+			cl->lit = VALUE();
 		} else if (IS("--compare")) {
-			compare = VALUE();
+			cl->compare = VALUE();
 		} else if (IS("-C") || IS("--compare-option")) {
 			push(&own.copts, &own.ncopts, strdup(VALUE()));
 		} else if (IS("-n") || IS("--samples")) {
 			const char *s = VALUE();
 			if (strcmp(s, "auto") == 0) {
-				c.fixed = false;
+				cl->c.fixed = false;
 			} else {
-				c.fixed = true;
-				c.samples = posint(name, s);
+				cl->c.fixed = true;
+				cl->c.samples = posint(name, s);
 			}
 		} else if (IS("--min-samples")) {
 			const char *s = VALUE();
-			c.min = strcmp(s, "auto") == 0 ? 0 : posint(name, s);
+			cl->c.min = strcmp(s, "auto") == 0 ? 0 : posint(name, s);
 		} else if (IS("--max-samples")) {
-			c.max = posint(name, VALUE());
+			cl->c.max = posint(name, VALUE());
 		} else if (IS("--look-every")) {
-			c.step = posint(name, VALUE());
+			cl->c.step = posint(name, VALUE());
 		} else if (IS("--budget")) {
 			const char *s = VALUE();
 			if (s[0] == '-')
 				die("--budget: expected seconds, not '%s'", s);
-			c.budget = number(name, s, 0, TI_DRIVE_BUDGET_MAX);
+			cl->c.budget = number(name, s, 0, TI_DRIVE_BUDGET_MAX);
 		} else if (IS("--order")) {
 			const char *s = VALUE();
 			if (strcmp(s, "alternate") == 0)
-				c.order = TI_DRIVE_ALTERNATE;
+				cl->c.order = TI_DRIVE_ALTERNATE;
 			else if (strcmp(s, "random") == 0)
-				c.order = TI_DRIVE_RANDOM;
+				cl->c.order = TI_DRIVE_RANDOM;
 			else
 				die("--order: expected alternate or random, not '%s'", s);
 		} else if (IS("--seed")) {
 			const char *s = VALUE();
-			int rc = ti_parse_u64(s, &c.seed);
+			int rc = ti_parse_u64(s, &cl->c.seed);
 			if (rc == -EINVAL)
 				die("--seed: expected a non-negative integer, not '%s'", s);
 			if (rc < 0)
@@ -475,9 +480,9 @@ int main(int argc, char **argv)
 		} else if (IS("--schedule")) {
 			const char *s = VALUE();
 			if (strcmp(s, "sequential") == 0)
-				c.schedule = TI_DRIVE_SEQUENTIAL;
+				cl->c.schedule = TI_DRIVE_SEQUENTIAL;
 			else if (strcmp(s, "duet") == 0)
-				c.schedule = TI_DRIVE_DUET;
+				cl->c.schedule = TI_DRIVE_DUET;
 			else
 				die("--schedule: expected duet or sequential, not '%s'", s);
 		} else if (IS("--cpu")) {
@@ -491,40 +496,45 @@ int main(int argc, char **argv)
 				die("--cpu: '%s' is not a CPU list (e.g. 0-3,6)", s);
 			own.ncpus++;
 		} else if (IS("--suite")) {
-			suite = VALUE();
+			cl->suite = VALUE();
 		} else if (IS("-q") || IS("--quiet")) {
-			pr.quiet = true;
+			cl->pr.quiet = true;
 		} else if (IS("--check")) {
-			check = true;
+			cl->check = true;
 		} else {
 			die("%s: unknown option (see %s --help)", name, prog);
 		}
 #undef VALUE
 	}
 	/* The lit arguments: after "--". */
-	char *const *lit_args = argv + i;
-	size_t nlit_args = (size_t)(argc - i);
-	if (suite) {
-		for (size_t k = 0; k < nlit_args; k++)
-			push(&own.names, &own.nnames, strdup(lit_args[k]));
-		nlit_args = 0;
-		if (!out)
+	cl->lit_args = argv + i;
+	cl->nlit_args = (size_t)(argc - i);
+	if (cl->suite) {
+		for (size_t k = 0; k < cl->nlit_args; k++)
+			push(&own.names, &own.nnames, strdup(cl->lit_args[k]));
+		cl->nlit_args = 0;
+		if (!cl->out)
 			die("--suite: give the output directory (-o DIR, make's O)");
 		if (own.nnames == 0)
 			die("--suite: name at least one benchmark");
-	} else if (npos < 2) {
+	} else if (cl->npos < 2) {
 		die("expected two lit test directories, BUILD_A BUILD_B (see %s --help)", prog);
 	}
-	if (!c.fixed && c.min && c.min > c.max)
-		die("--min-samples %u is above --max-samples %u", c.min, c.max);
+	if (!cl->c.fixed && cl->c.min && cl->c.min > cl->c.max)
+		die("--min-samples %u is above --max-samples %u", cl->c.min, cl->c.max);
 	for (size_t k = 0; k < own.ncopts; k++)
-		look_option(&c.ab, own.copts, own.ncopts, &k);
+		look_option(&cl->c.ab, own.copts, own.ncopts, &k);
+	return -1;
+}
 
+/* The CPU sets of a duet: those of the --cpu options, or one a CPU. */
+static void duet_cpus(struct cli *cl)
+{
 	/* The CPUs of a duet: sets of the --cpu options, or one CPU each. */
-	if (c.schedule == TI_DRIVE_DUET && !ti_os_has(TI_OS_AFFINITY))
+	if (cl->c.schedule == TI_DRIVE_DUET && !ti_os_has(TI_OS_AFFINITY))
 		die("--schedule duet: pinning a process to a CPU is not supported on this system: "
 		    "use --schedule sequential");
-	if (c.schedule == TI_DRIVE_DUET) {
+	if (cl->c.schedule == TI_DRIVE_DUET) {
 		struct ti_cpuset all = { 0 };
 		if (own.ncpus == 0) {
 			if (ti_os_get_affinity(&all) < 0)
@@ -551,107 +561,66 @@ int main(int argc, char **argv)
 			ti_cpuset_free(&all);
 		}
 	}
-	c.cpus = own.cpus;
-	c.ncpus = own.ncpus;
-	if (ti_drive_config_check(&c, err, sizeof err) < 0)
-		die("%s", err);
+}
 
-	if (check && suite)
-		return 0;
-	if (suite) {
+/* Check what the run needs and make its output directory: 0 to go on,
+ * 1 when --check is done. */
+static int prepare(struct cli *cl, const char *argv0)
+{
+	if (cl->check && cl->suite)
+		return 1;
+	if (cl->suite) {
 		struct stat st;
-		if (stat(out, &st) < 0 || !S_ISDIR(st.st_mode))
-			die("-o %s: not a directory (make ab's O)", out);
-		if (access(suite, R_OK) < 0)
-			die("--suite %s: %s", suite, strerror(errno));
-		c.runner = TI_DRIVE_SUITE;
-		c.runfile = suite;
+		if (stat(cl->out, &st) < 0 || !S_ISDIR(st.st_mode))
+			die("-o %s: not a directory (make ab's O)", cl->out);
+		if (access(cl->suite, R_OK) < 0)
+			die("--suite %s: %s", cl->suite, strerror(errno));
+		cl->c.runner = TI_DRIVE_SUITE;
+		cl->c.runfile = cl->suite;
 	} else {
 		for (int k = 0; k < 2; k++) {
 			struct stat st;
-			if (stat(pos[k], &st) < 0 || !S_ISDIR(st.st_mode))
-				die("%s: not a directory", pos[k]);
-			if (!lit_dir(pos[k]))
+			if (stat(cl->pos[k], &st) < 0 || !S_ISDIR(st.st_mode))
+				die("%s: not a directory", cl->pos[k]);
+			if (!lit_dir(cl->pos[k]))
 				die("%s: no lit.site.cfg or lit.cfg (not a configured lit test directory)",
-				    pos[k]);
+				    cl->pos[k]);
 		}
-		if (!lit && !(lit = find_lit()))
+		if (!cl->lit && !(cl->lit = find_lit()))
 			die("no lit found (give --lit PATH; Debian: llvm-14-tools)");
-		char *vargs[] = { (char *)lit, "--version", NULL };
+		char *vargs[] = { (char *)cl->lit, "--version", NULL };
 		if (run_quiet(vargs, NULL) != 0)
-			die("--lit %s: cannot run it ('%s --version' failed)", lit, lit);
-		if (!compare)
-			compare = find_compare(argv[0]);
-		if (!findable(compare))
-			die("--compare %s: not found (give --compare PATH to timeit-compare)", compare);
-		if (!out)
-			out = "timeit-ab.out";
+			die("--lit %s: cannot run it ('%s --version' failed)", cl->lit, cl->lit);
+		if (!cl->compare)
+			cl->compare = find_compare(argv0);
+		if (!findable(cl->compare))
+			die("--compare %s: not found (give --compare PATH to timeit-compare)", cl->compare);
+		if (!cl->out)
+			cl->out = "timeit-ab.out";
 		struct stat st;
-		if (check)
-			return 0;
-		if (stat(out, &st) == 0 && !(S_ISDIR(st.st_mode) && dir_empty(out)))
+		if (cl->check)
+			return 1;
+		if (stat(cl->out, &st) == 0 && !(S_ISDIR(st.st_mode) && dir_empty(cl->out)))
 			die("%s: exists and is not empty (every round's results go there): give another "
-			    "--output, e.g. -o %s.2, or remove it first", out, out);
-		if (mkdir(out, 0777) < 0 && errno != EEXIST)
-			die("%s: %s", out, strerror(errno));
-		c.side_dir[0] = pos[0];
-		c.side_dir[1] = pos[1];
-		c.lit = lit;
-		c.lit_args = lit_args;
-		c.nlit_args = nlit_args;
+			    "--output, e.g. -o %s.2, or remove it first", cl->out, cl->out);
+		if (mkdir(cl->out, 0777) < 0 && errno != EEXIST)
+			die("%s: %s", cl->out, strerror(errno));
+		cl->c.side_dir[0] = cl->pos[0];
+		cl->c.side_dir[1] = cl->pos[1];
+		cl->c.lit = cl->lit;
+		cl->c.lit_args = cl->lit_args;
+		cl->c.nlit_args = cl->nlit_args;
 	}
-	own.rout = realpath(out, NULL);
-	if (!own.rout)
-		die("%s: %s", out, strerror(errno));
-	c.out = own.rout;
-	pr.tty = isatty(STDERR_FILENO);
-	pr.suite = suite != NULL;
-	c.progress = on_progress;
-	c.progress_arg = &pr;
+	return 0;
+}
 
-	int rc = ti_drive_run(&own.d, &c, own.names, own.nnames);
-	end_line(&pr);
-	if (rc < 0) {
-		fprintf(stderr, "%s: %s\n", prog, own.d.err);
-		return EXIT_ERROR;
-	}
-	if (own.d.stop_signal) {
-		fprintf(stderr, "%s: interrupted; the %u finished round%s are in %s\n", prog, own.d.rounds,
-			own.d.rounds == 1 ? "" : "s", own.rout);
-		return EXIT_INTERRUPTED;
-	}
-	size_t runs = 0;
-	for (size_t k = 0; k < own.d.n; k++)
-		runs += own.d.t[k].rounds;
-	char sched[320];
-	if (c.schedule == TI_DRIVE_DUET) {
-		char a[64], b[64];
-		ti_cpuset_format(&own.cpus[0], a, sizeof a);
-		ti_cpuset_format(&own.cpus[1], b, sizeof b);
-		snprintf(sched, sizeof sched, "duet, %zu at once (A on CPU %s, B on %s, swapped every "
-			 "round%s)", own.ncpus / 2, a, b, own.ncpus > 2 ? "; and so on" : "");
-	} else {
-		snprintf(sched, sizeof sched, "sequential");
-	}
-	if (suite) {
-		/* The looks of the final table (tools/ab.sh). */
-		char lp[PATH_MAX];
-		snprintf(lp, sizeof lp, "%s/ab-looks", own.rout);
-		FILE *lf = fopen(lp, "w");
-		if (!lf || fprintf(lf, "%u\n", c.fixed ? 0 : own.d.looks) < 0 || fclose(lf) != 0)
-			die("%s: %s", lp, strerror(errno));
-		printf("  DONE     %u rounds, %zu runs a side, %ld:%02ld, schedule %s\n", own.d.rounds, runs,
-		       (long)(own.d.wall + 0.5) / 60, (long)(own.d.wall + 0.5) % 60, sched);
-		return 0;
-	}
-	if (!pr.quiet)
-		fprintf(stderr, "%s: %u rounds, %zu test runs a side, %ld:%02ld, schedule %s\n", prog,
-			own.d.rounds, runs, (long)(own.d.wall + 0.5) / 60, (long)(own.d.wall + 0.5) % 60, sched);
-
-	/* The verdict: timeit-compare over every round, pairs in order. */
+/* The verdict of a lit run, SCHED its schedule: timeit-compare over every
+ * round, pairs in order, and the rounds table. */
+static int lit_verdict(const struct cli *cl, const char *sched)
+{
 	char looks[32];
-	push(&own.cargv, &own.nc, strdup(compare));
-	if (!c.fixed) {
+	push(&own.cargv, &own.nc, strdup(cl->compare));
+	if (!cl->c.fixed) {
 		snprintf(looks, sizeof looks, "%u", own.d.looks);
 		push(&own.cargv, &own.nc, strdup("--looks"));
 		push(&own.cargv, &own.nc, strdup(looks));
@@ -699,6 +668,79 @@ int main(int argc, char **argv)
 		return EXIT_ERROR;
 	if (st == 0 || st == 1)
 		return st;
-	fprintf(stderr, "%s: %s failed (status %d; see %s)\n", prog, compare, st, vpath);
+	fprintf(stderr, "%s: %s failed (status %d; see %s)\n", prog, cl->compare, st, vpath);
 	return EXIT_ERROR;
+}
+
+/* Run the rounds and report them. */
+static int run(struct cli *cl)
+{
+	own.rout = realpath(cl->out, NULL);
+	if (!own.rout)
+		die("%s: %s", cl->out, strerror(errno));
+	cl->c.out = own.rout;
+	cl->pr.tty = isatty(STDERR_FILENO);
+	cl->pr.suite = cl->suite != NULL;
+	cl->c.progress = on_progress;
+	cl->c.progress_arg = &cl->pr;
+
+	int rc = ti_drive_run(&own.d, &cl->c, own.names, own.nnames);
+	end_line(&cl->pr);
+	if (rc < 0) {
+		fprintf(stderr, "%s: %s\n", prog, own.d.err);
+		return EXIT_ERROR;
+	}
+	if (own.d.stop_signal) {
+		fprintf(stderr, "%s: interrupted; the %u finished round%s are in %s\n", prog, own.d.rounds,
+			own.d.rounds == 1 ? "" : "s", own.rout);
+		return EXIT_INTERRUPTED;
+	}
+	size_t runs = 0;
+	for (size_t k = 0; k < own.d.n; k++)
+		runs += own.d.t[k].rounds;
+	char sched[320];
+	if (cl->c.schedule == TI_DRIVE_DUET) {
+		char a[64], b[64];
+		ti_cpuset_format(&own.cpus[0], a, sizeof a);
+		ti_cpuset_format(&own.cpus[1], b, sizeof b);
+		snprintf(sched, sizeof sched, "duet, %zu at once (A on CPU %s, B on %s, swapped every "
+			 "round%s)", own.ncpus / 2, a, b, own.ncpus > 2 ? "; and so on" : "");
+	} else {
+		snprintf(sched, sizeof sched, "sequential");
+	}
+	if (cl->suite) {
+		/* The looks of the final table (tools/ab.sh). */
+		char lp[PATH_MAX];
+		snprintf(lp, sizeof lp, "%s/ab-looks", own.rout);
+		FILE *lf = fopen(lp, "w");
+		if (!lf || fprintf(lf, "%u\n", cl->c.fixed ? 0 : own.d.looks) < 0 || fclose(lf) != 0)
+			die("%s: %s", lp, strerror(errno));
+		printf("  DONE     %u rounds, %zu runs a side, %ld:%02ld, schedule %s\n", own.d.rounds, runs,
+		       (long)(own.d.wall + 0.5) / 60, (long)(own.d.wall + 0.5) % 60, sched);
+		return 0;
+	}
+	if (!cl->pr.quiet)
+		fprintf(stderr, "%s: %u rounds, %zu test runs a side, %ld:%02ld, schedule %s\n", prog,
+			own.d.rounds, runs, (long)(own.d.wall + 0.5) / 60, (long)(own.d.wall + 0.5) % 60, sched);
+	return lit_verdict(cl, sched);
+}
+
+int main(int argc, char **argv)
+{
+	static struct cli cl;
+	char err[1024];
+	int rc;
+
+	atexit(own_free);
+	ti_drive_config_init(&cl.c);
+	if ((rc = parse(argc, argv, &cl)) >= 0)
+		return rc;
+	duet_cpus(&cl);
+	cl.c.cpus = own.cpus;
+	cl.c.ncpus = own.ncpus;
+	if (ti_drive_config_check(&cl.c, err, sizeof err) < 0)
+		die("%s", err);
+	if (prepare(&cl, argv[0]))
+		return 0;
+	return run(&cl);
 }
