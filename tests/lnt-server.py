@@ -22,10 +22,10 @@ code size) on the test's first sample, null fields left out; an unknown
 machine is HTTP 404 {"msg": ...}.
 
 usage: lnt-server.py SCHEMA PORTFILE LOGDIR [--answer ok|html|500|hang|truncated|nested]
-                     [--max N]
+                     [--max N] [--idle SECONDS]
        lnt-server.py SCHEMA --check REPORT
 Serves on 127.0.0.1 (a free port, written to PORTFILE) until N requests
-were answered or 60 s passed.  The answers that are not LNT's: hang
+were answered or none came for SECONDS (default 120).  The answers that are not LNT's: hang
 (reads the request and sleeps 30 s), truncated (a success cut short
 before its closing brace), nested (a "success": true inside another
 member, false at the top).  Each request is logged to LOGDIR/N.json:
@@ -290,9 +290,15 @@ def main(argv):
         f.write('%d\n' % server.server_port)
     import os
     os.rename(portfile + '.tmp', portfile)
-    deadline = datetime.datetime.now() + datetime.timedelta(seconds=60)
+    # It ends after LIMIT requests, or when none came for --idle seconds
+    # (default 120: a test under an emulator builds for a while between
+    # two submissions).
+    idle = datetime.timedelta(seconds=int(opts.get('--idle', '120')))
+    deadline, seen = datetime.datetime.now() + idle, counter[0]
     while counter[0] < limit and datetime.datetime.now() < deadline:
         server.handle_request()
+        if counter[0] != seen:
+            deadline, seen = datetime.datetime.now() + idle, counter[0]
     server.server_close()
     return 0
 
