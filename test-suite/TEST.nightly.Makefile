@@ -109,12 +109,14 @@ SIDE_MAKE = $(MAKE) --no-print-directory -f $(SRCDIR)/Makefile build
 # "+": the sub-makes share the jobserver of make -jN.
 ab: $(FPCMP)
 	@'$(TIMEIT_AB)' --check --suite $(O)/ab-run.sh -o $(O) $(AB_DRIVE_ARGS) -- $(BENCHMARKS)
+	@# The last run's samples, reports and tables go first: a build that
+	@# fails or is interrupted must leave nothing make submit could post.
+	@rm -f $(O)/A/results/*.time* $(O)/B/results/*.time* $(O)/A/Output/*.status $(O)/B/Output/*.status $(O)/ab-looks \
+		$(O)/A/report.json $(O)/B/report.json $(O)/report.json $(O)/ab.txt $(O)/ab.csv $(O)/ab.svg
 	+@echo "A: $(BASE) (revision $(AB_REVISION_A))"; eval "set -- $$AB_BASE"; \
 		$(SIDE_MAKE) O=$(O)/A RESULTS=$(O)/A/results REVISION=$(AB_REVISION_A) "$$@"
 	+@echo "B: $(NEW) (revision $(AB_REVISION_B))"; eval "set -- $$AB_NEW"; \
 		$(SIDE_MAKE) O=$(O)/B RESULTS=$(O)/B/results REVISION=$(AB_REVISION_B) "$$@"
-	@rm -f $(O)/A/results/*.time* $(O)/B/results/*.time* $(O)/A/Output/*.status $(O)/B/Output/*.status $(O)/ab-looks \
-		$(O)/A/report.json $(O)/B/report.json $(O)/report.json $(O)/ab.txt $(O)/ab.csv $(O)/ab.svg
 	$(file >$(O)/ab-run.sh,$(AB_RUNFILE))
 	@'$(TIMEIT_AB)' --suite $(O)/ab-run.sh -o $(O) $(AB_DRIVE_ARGS) -- $(BENCHMARKS)
 	@sh $(SRCDIR)/tools/ab.sh $(SRCDIR) $(O) $(SAMPLES) $(AB_GATE) $(BENCH_PATHS)

@@ -100,6 +100,28 @@ FAIL_SIDE=A ab O="$tmp/o" MIN_SAMPLES=1 MAX_SAMPLES=1 AB_LOOK_EVERY=1 BENCHMARKS
 for f in ab.txt ab.csv A/report.json; do
 	[ ! -e "$tmp/o/$f" ] || fail "$f of the first run left over"
 done
+# ... also when the run is interrupted before a sample, in its builds: a
+# compiler that stops make ab (SIGTERM) at the first benchmark.
+echo stale > "$tmp/o/ab.txt"
+echo stale > "$tmp/o/B/report.json"
+cat > stopcc <<EOF
+#!/bin/sh
+case "\$*" in */SingleSource/*) ;; *) exec ${CC:-cc} "\$@" ;; esac
+while [ ! -s "$tmp/make.pid" ]; do sleep 0.1; done
+kill -TERM "\$(cat "$tmp/make.pid")"
+exit 1
+EOF
+chmod +x stopcc
+rm -f make.pid
+make -s -f "$suite/Makefile" ab TIMEIT="$tmp/fake-timeit" TIMEIT_COMPARE="$tmp/fake-compare" \
+	TIMEIT_AB="$top_builddir/abrun/timeit-ab" SIZE=small SAMPLES=auto CC="$tmp/stopcc" \
+	BASE='CFLAGS=-O2' NEW='CFLAGS=-O2' O="$tmp/o" BENCHMARKS=hash > out3 2>&1 &
+echo $! > make.pid
+wait_status $!
+[ "$got" -ne 0 ] || fail "make ab stopped in its builds exited 0: $(cat out3)"
+for f in ab.txt B/report.json; do
+	[ ! -e "$tmp/o/$f" ] || fail "$f of an earlier run left by a run stopped in its builds"
+done
 # That run failed every sample of side A: make ab stops, naming the side
 # and the first failure, status 2 from timeit-ab.
 grep -q 'every test failed on side A .*the first: hash' out2 || fail "all failed on A: $(cat out2)"
