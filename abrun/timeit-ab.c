@@ -61,9 +61,10 @@ static void usage(FILE *f)
 		"                             after the start (0: none)\n"
 		"      --order ORDER          alternate (A B, B A, ...; the default) or random\n"
 		"      --seed N               the seed of --order random (default 1)\n"
-		"      --schedule SCHEDULE    sequential (A then B; the default) or duet (A and\n"
-		"                             B of a test started together, each on its own\n"
-		"                             CPUs, swapped every round)\n"
+		"      --schedule SCHEDULE    sequential (A then B), duet (A and B of a test\n"
+		"                             started together, each on its own CPUs,\n"
+		"                             swapped every round) or auto (the default: a\n"
+		"                             duet where two CPUs can be pinned)\n"
 		"      --cpu LIST             duet: the CPUs (split one a side), or, given\n"
 		"                             twice or more, the sets of CPUs, two a duet\n"
 		"                             (default: every CPU %s may run on)\n"
@@ -386,6 +387,8 @@ struct cli {
 	size_t npos;
 	struct progress pr;
 	bool check;
+	bool auto_schedule;	/* --schedule auto: a duet where it can be */
+	const char *why_sequential;	/* auto: why not a duet */
 	char *const *lit_args;	/* after "--" */
 	size_t nlit_args;
 };
@@ -479,12 +482,13 @@ static int parse(int argc, char **argv, struct cli *cl)
 				    (unsigned long long)UINT64_MAX);
 		} else if (IS("--schedule")) {
 			const char *s = VALUE();
+			cl->auto_schedule = strcmp(s, "auto") == 0;
 			if (strcmp(s, "sequential") == 0)
 				cl->c.schedule = TI_DRIVE_SEQUENTIAL;
-			else if (strcmp(s, "duet") == 0)
+			else if (strcmp(s, "duet") == 0 || cl->auto_schedule)
 				cl->c.schedule = TI_DRIVE_DUET;
 			else
-				die("--schedule: expected duet or sequential, not '%s'", s);
+				die("--schedule: expected auto, duet or sequential, not '%s'", s);
 		} else if (IS("--cpu")) {
 			const char *s = VALUE();
 			struct ti_cpuset *p = realloc(own.cpus, (own.ncpus + 1) * sizeof *p);
@@ -527,9 +531,30 @@ static int parse(int argc, char **argv, struct cli *cl)
 	return -1;
 }
 
+/* --schedule auto: a duet where two CPUs can be pinned (bench/ab-live:
+ * duets decide more a wall-second), else sequential, and why. */
+static void choose_schedule(struct cli *cl)
+{
+	struct ti_cpuset all = { 0 };
+	size_t n = own.ncpus;
+
+	if (!cl->auto_schedule)
+		return;
+	if (!ti_os_has(TI_OS_AFFINITY))
+		cl->why_sequential = "this system cannot pin a process to a CPU";
+	else if (n == 0 && ti_os_get_affinity(&all) < 0)
+		cl->why_sequential = "which CPUs it may run on is not known";
+	else if (n <= 1 && ti_cpuset_count(n ? &own.cpus[0] : &all) < 2)
+		cl->why_sequential = "one CPU";
+	ti_cpuset_free(&all);
+	if (cl->why_sequential)
+		cl->c.schedule = TI_DRIVE_SEQUENTIAL;
+}
+
 /* The CPU sets of a duet: those of the --cpu options, or one a CPU. */
 static void duet_cpus(struct cli *cl)
 {
+	choose_schedule(cl);
 	/* The CPUs of a duet: sets of the --cpu options, or one CPU each. */
 	if (cl->c.schedule == TI_DRIVE_DUET && !ti_os_has(TI_OS_AFFINITY))
 		die("--schedule duet: pinning a process to a CPU is not supported on this system: "
@@ -706,7 +731,8 @@ static int run(struct cli *cl)
 		snprintf(sched, sizeof sched, "duet, %zu at once (A on CPU %s, B on %s, swapped every "
 			 "round%s)", own.ncpus / 2, a, b, own.ncpus > 2 ? "; and so on" : "");
 	} else {
-		snprintf(sched, sizeof sched, "sequential");
+		snprintf(sched, sizeof sched, "sequential%s%s%s", cl->why_sequential ? " (auto: " : "",
+			 cl->why_sequential ? cl->why_sequential : "", cl->why_sequential ? ")" : "");
 	}
 	if (cl->suite) {
 		/* The looks of the final table (tools/ab.sh). */
@@ -733,6 +759,8 @@ int main(int argc, char **argv)
 
 	atexit(own_free);
 	ti_drive_config_init(&cl.c);
+	cl.auto_schedule = true;
+	cl.c.schedule = TI_DRIVE_DUET;
 	if ((rc = parse(argc, argv, &cl)) >= 0)
 		return rc;
 	duet_cpus(&cl);

@@ -25,7 +25,7 @@ EOS
 chmod +x fake-timeit
 
 # Same code on both sides: an unused macro changes nothing in the binary.
-make -s -f "$suite/Makefile" ab O="$tmp/same" TIMEIT="$tmp/fake-timeit" \
+make -s -f "$suite/Makefile" ab SCHEDULE=sequential O="$tmp/same" TIMEIT="$tmp/fake-timeit" \
 	TIMEIT_COMPARE="$compare" COMPARE_FLAGS=--no-color SIZE=small SAMPLES=3 \
 	BENCHMARKS='hash tak' BASE='CFLAGS=-O2' NEW="CFLAGS='-O2 -DUNUSED_MACRO=1'" > same.out
 cat same.out
@@ -76,7 +76,7 @@ cat > mycc <<EOS
 exec cc "\$@"
 EOS
 chmod +x mycc
-make -s -j2 -f "$suite/Makefile" ab O="$tmp/diff" TIMEIT="$TIMEIT" TIMEIT_COMPARE="$compare" \
+make -s -j2 -f "$suite/Makefile" ab SCHEDULE=sequential O="$tmp/diff" TIMEIT="$TIMEIT" TIMEIT_COMPARE="$compare" \
 	COMPARE_FLAGS=--no-color SIZE=small SAMPLES=1 BENCHMARKS=tak CC="$tmp/mycc" CFLAGS=-O0 \
 	BASE= NEW='CFLAGS=-O2 LDFLAGS=-s' AB_GATE=no > diff.out 2> diff.err
 if grep -q 'same binary' diff.out; then
@@ -108,7 +108,7 @@ make -s -f "$suite/Makefile" clean O="$tmp/diff"
 # timeit-compare and quotes that do not close.
 for bad in 'TIMEIT_FLAGS=--no-perf SIZE=default' all 'CFLAGS="-O2'; do
 	set +e
-	make -s -f "$suite/Makefile" ab O="$tmp/rej" TIMEIT="$TIMEIT" TIMEIT_COMPARE="$compare" \
+	make -s -f "$suite/Makefile" ab SCHEDULE=sequential O="$tmp/rej" TIMEIT="$TIMEIT" TIMEIT_COMPARE="$compare" \
 		SIZE=small BENCHMARKS=tak NEW="$bad" > rej.out 2>&1
 	status=$?
 	set -e
@@ -117,7 +117,7 @@ for bad in 'TIMEIT_FLAGS=--no-perf SIZE=default' all 'CFLAGS="-O2'; do
 	[ ! -e "$tmp/rej" ] || fail "NEW=$bad: something was written before the refusal"
 done
 set +e
-make -s -f "$suite/Makefile" ab O="$tmp/nc" TIMEIT="$TIMEIT" TIMEIT_COMPARE="$tmp/nope" \
+make -s -f "$suite/Makefile" ab SCHEDULE=sequential O="$tmp/nc" TIMEIT="$TIMEIT" TIMEIT_COMPARE="$tmp/nope" \
 	SIZE=small BENCHMARKS=tak > nc.out 2>&1
 status=$?
 set -e
@@ -125,7 +125,7 @@ set -e
 grep -q "TIMEIT_COMPARE=$tmp/nope: not found" nc.out || fail "no timeit-compare: $(cat nc.out)"
 [ ! -e "$tmp/nc" ] || fail "make ab ran although timeit-compare is missing"
 set +e
-make -s -f "$suite/Makefile" ab O="$tmp/fail" TIMEIT="$TIMEIT" TIMEIT_COMPARE="$compare" \
+make -s -f "$suite/Makefile" ab SCHEDULE=sequential O="$tmp/fail" TIMEIT="$TIMEIT" TIMEIT_COMPARE="$compare" \
 	SIZE=small SAMPLES=1 TEST_DIRS=SingleSource/SelfTest BENCHMARKS=crash \
 	BASE='CFLAGS=-O1' NEW='CFLAGS=-O2' AB_GATE=no > fail.out 2>&1
 status=$?

@@ -40,7 +40,7 @@ chmod +x fake-timeit
 ab() {
 	make -s -f "$suite/Makefile" ab TIMEIT="$tmp/fake-timeit" TIMEIT_COMPARE="$tmp/fake-compare" \
 		TIMEIT_AB="$top_builddir/abrun/timeit-ab" SIZE=small SAMPLES=auto \
-		BASE='CFLAGS=-O2' NEW="CFLAGS='-O2 -DAB_LIVE'" "$@"
+		BASE='CFLAGS=-O2' NEW="CFLAGS='-O2 -DAB_LIVE'" SCHEDULE=sequential "$@"
 }
 
 # Looks at rounds 2, 4 and 6: hash and sieve are the same binary on both

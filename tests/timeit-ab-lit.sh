@@ -41,7 +41,7 @@ put() {
 mkbuild "$tmp/first/a" A 1.0
 mkbuild "$tmp/first/b" B 2.0
 put 'slow.test' 'time: 0.5' "$tmp/first/a" "$tmp/first/b"
-expect_status 1 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/first/o" --max-samples 4 -q -C --no-color \
+expect_status 1 "$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/first/o" --max-samples 4 -q -C --no-color \
 	"$tmp/first/a" "$tmp/first/b" > first.out 2> first.err
 grep -Eq '^slow +2  decided$' first.out || fail "slow.test not decided at round 2: $(cat first.out first.err)"
 
@@ -57,7 +57,7 @@ for name in 'a b.test' 'star*.test' "caf$e.test" 'q"uote.test' 'back\slash.test'
 done
 put 'x.test' "$(printf 'time: 0.5\nmicro: bench0 bench1')" "$tmp/n/a" "$tmp/n/b"
 touch starX.test r.test
-expect_status 0 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/n/o" -n 3 -q -C --no-color \
+expect_status 0 "$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/n/o" -n 3 -q -C --no-color \
 	"$tmp/n/a" "$tmp/n/b" > n.out 2> n.err
 cat n.out n.err
 for r in 2 3; do
@@ -81,7 +81,7 @@ mkbuild "$tmp/v/b" B 1.5
 put 'stay.test' 'time: 0.5' "$tmp/v/a" "$tmp/v/b"
 put 'gone.test' "$(printf 'time: 0.5\nvanish: 1')" "$tmp/v/a" "$tmp/v/b"
 put 'bfail.test' "$(printf 'time: 0.5\nfail: B')" "$tmp/v/a" "$tmp/v/b"
-expect_status 1 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/v/o" --min-samples 6 --max-samples 6 -q \
+expect_status 1 "$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/v/o" --min-samples 6 --max-samples 6 -q \
 	-C --no-color "$tmp/v/a" "$tmp/v/b" > v.out 2> v.err
 cat v.out v.err
 grep -Eq '^stay .* regressed' v.out || fail "stay.test's verdict not given: $(cat v.out)"
@@ -95,7 +95,7 @@ mkbuild "$tmp/w/a" A 1.0
 mkbuild "$tmp/w/b" B 1.0
 put 'w1.test' "$(printf 'time: 0.5\nvanish: 1')" "$tmp/w/a" "$tmp/w/b"
 put 'w2.test' "$(printf 'time: 0.5\nvanish: 1')" "$tmp/w/a" "$tmp/w/b"
-expect_status 0 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/w/o" -n 3 -q -C --no-color \
+expect_status 0 "$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/w/o" -n 3 -q -C --no-color \
 	"$tmp/w/a" "$tmp/w/b" > w.out 2> w.err
 cat w.out w.err
 grep -Eq "^w1 +1  missing: not in side A's and B's results of round 2$" w.out || fail "w1.test not missing"
@@ -107,7 +107,7 @@ mkbuild "$tmp/f/a" A 1.0
 mkbuild "$tmp/f/b" B 1.0
 put 'one.test' "$(printf 'time: 0.5\nfail: B')" "$tmp/f/a" "$tmp/f/b"
 put 'two.test' "$(printf 'time: 0.5\nfail: B')" "$tmp/f/a" "$tmp/f/b"
-expect_status 2 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/f/o" -q "$tmp/f/a" "$tmp/f/b" > f.out 2> f.err
+expect_status 2 "$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/f/o" -q "$tmp/f/a" "$tmp/f/b" > f.out 2> f.err
 grep -q 'every test failed on side B .*the first: one' f.err || fail "all failed on B: $(cat f.err)"
 [ ! -s f.out ] || fail "a verdict although every run of B failed: $(cat f.out)"
 
@@ -116,7 +116,7 @@ grep -q 'every test failed on side B .*the first: one' f.err || fail "all failed
 mkbuild "$tmp/s/a" A 1.0
 mkbuild "$tmp/s/b" B 1.0
 put 'slow.test' "$(printf 'time: 0.5\nslow: 2 60')" "$tmp/s/a" "$tmp/s/b"
-"$ab" --lit "$lit" --compare "$compare" -o "$tmp/s/o" -n 3 -q "$tmp/s/a" "$tmp/s/b" > s.out 2> s.err &
+"$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/s/o" -n 3 -q "$tmp/s/a" "$tmp/s/b" > s.out 2> s.err &
 pid=$!
 k=0
 while [ ! -s "$tmp/s/b/state/slow.pid" ] && [ ! -s "$tmp/s/a/state/slow.pid" ] && [ $k -lt 300 ]; do
@@ -151,20 +151,26 @@ grep -q 'interrupted; the 1 finished round are in' s.err || fail "SIGTERM: $(cat
 # CPU, the CPUs swapped in round 2; every run's record says so.
 ncpu=$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)
 if ! timeit_has --cpu; then
-	# This platform cannot pin: a duet is refused, nothing run.
+	# This platform cannot pin: a duet is refused, nothing run; auto runs
+	# sequential rounds and says why.
 	mkbuild "$tmp/d/a" A 1.0
 	mkbuild "$tmp/d/b" B 1.0
-	expect_status 2 "$ab" --lit "$lit" -o "$tmp/d/np" --schedule duet --cpu 0,1 "$tmp/d/a" "$tmp/d/b" \
+	put 'p.test' 'time: 0.5' "$tmp/d/a" "$tmp/d/b"
+	expect_status 2 "$ab" --schedule sequential --lit "$lit" -o "$tmp/d/np" --schedule duet --cpu 0,1 "$tmp/d/a" "$tmp/d/b" \
 		2> np.err
 	grep -q -- '--schedule duet: pinning a process to a CPU is not supported on this system' np.err ||
 		fail "no pinning: $(cat np.err)"
 	[ ! -e "$tmp/d/np" ] || fail "no pinning: something was written"
+	expect_status 0 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/d/npa" -n 1 -q --schedule auto \
+		"$tmp/d/a" "$tmp/d/b" > npa.out 2> npa.err
+	grep -q '^schedule: sequential (auto: this system cannot pin a process to a CPU)$' npa.out ||
+		fail "auto, no pinning: $(cat npa.out npa.err)"
 elif [ "$ncpu" -ge 2 ] && taskset -c 0,1 true 2> /dev/null; then
 	mkbuild "$tmp/d/a" A 1.0
 	mkbuild "$tmp/d/b" B 1.0
 	put 'p.test' 'time: 0.5' "$tmp/d/a" "$tmp/d/b"
 	put 'q.test' 'time: 0.5' "$tmp/d/a" "$tmp/d/b"
-	expect_status 0 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/d/o" -n 2 -q --schedule duet \
+	expect_status 0 "$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/d/o" -n 2 -q --schedule duet \
 		--cpu 0,1 "$tmp/d/a" "$tmp/d/b" > d.out 2> d.err
 	cat d.out "$tmp/d/o/samples.tsv"
 	grep -q '^schedule: duet, 1 at once (A on CPU 0, B on 1, swapped every round)$' d.out ||
@@ -184,24 +190,35 @@ elif [ "$ncpu" -ge 2 ] && taskset -c 0,1 true 2> /dev/null; then
 	ls "$tmp/d/o" | grep -qx 'A.2.2.json' || fail "no run of one test and side: $(ls "$tmp/d/o")"
 	# The user's --filter chooses a duet's tests too (lit's --show-tests
 	# lists every test it discovers, whatever the filter): only p.test.
-	expect_status 0 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/d/of" -n 1 -q --schedule duet \
+	expect_status 0 "$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/d/of" -n 1 -q --schedule duet \
 		--cpu 0,1 "$tmp/d/a" "$tmp/d/b" -- --filter 'p\.test' > df.out 2> df.err
 	[ "$(ls "$tmp/d/of" | grep -c '^A\.1\..*\.json$')" -eq 1 ] && ! grep -q 'q\.test' "$tmp/d/of/samples.tsv" ||
 		fail "--filter not kept in a duet: $(ls "$tmp/d/of"; cat df.err)"
 	# Four CPU sets make two duets at once: the tests of a round dealt to
 	# them, running at the same time.
-	expect_status 0 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/d/o2" -n 1 -q --schedule duet \
+	expect_status 0 "$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/d/o2" -n 1 -q --schedule duet \
 		--cpu 0 --cpu 1 --cpu 1 --cpu 0 "$tmp/d/a" "$tmp/d/b" > d2.out 2> d2.err
 	grep -q '^schedule: duet, 2 at once' d2.out || fail "not two duets at once: $(cat d2.out d2.err)"
 	awk -F '\t' 'NR > 1 { s[$3] = $6; e[$3] = $6 + $7 }
 		END { p = "fake :: p.test"; q = "fake :: q.test"; exit !(s[p] < e[q] && s[q] < e[p]) }' \
 		"$tmp/d/o2/samples.tsv" || fail "the two duets did not overlap: $(cat "$tmp/d/o2/samples.tsv")"
 	# One CPU: refused, nothing run.
-	expect_status 2 taskset -c 0 "$ab" --lit "$lit" -o "$tmp/d/one" --schedule duet "$tmp/d/a" "$tmp/d/b" \
+	expect_status 2 taskset -c 0 "$ab" --schedule sequential --lit "$lit" -o "$tmp/d/one" --schedule duet "$tmp/d/a" "$tmp/d/b" \
 		2> one.err
 	grep -q -- '--schedule duet: needs two CPUs, one for A and one for B (1 available' one.err ||
 		fail "one CPU: $(cat one.err)"
 	[ ! -e "$tmp/d/one" ] || fail "one CPU: something was written"
+	# --schedule auto, the default: a duet where two CPUs can be pinned,
+	# else sequential, and the report says why.
+	expect_status 0 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/d/dflt" -n 1 -q \
+		"$tmp/d/a" "$tmp/d/b" > dflt.out 2> dflt.err
+	grep -q '^schedule: duet, 1 at once' dflt.out || fail "the default schedule: $(cat dflt.out dflt.err)"
+	expect_status 0 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/d/auto" -n 1 -q --schedule auto \
+		--cpu 0,1 "$tmp/d/a" "$tmp/d/b" > auto.out 2> auto.err
+	grep -q '^schedule: duet, 1 at once (A on CPU 0, B on 1' auto.out || fail "auto, two CPUs: $(cat auto.out auto.err)"
+	expect_status 0 taskset -c 0 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/d/auto1" -n 1 -q \
+		--schedule auto "$tmp/d/a" "$tmp/d/b" > auto1.out 2> auto1.err
+	grep -q '^schedule: sequential (auto: one CPU)$' auto1.out || fail "auto, one CPU: $(cat auto1.out auto1.err)"
 else
 	echo "duet part skipped: fewer than two CPUs here"
 fi

@@ -50,7 +50,7 @@ chmod +x fake-compare
 # and fast.test (-50 %) cannot be decided before 5 rounds at alpha 0.05 /
 # 3 looks, and stop at round 5.
 : > calls
-expect_status 1 "$ab" --lit "$lit" --compare "$tmp/fake-compare" -o "$tmp/o" --min-samples 2 \
+expect_status 1 "$ab" --schedule sequential --lit "$lit" --compare "$tmp/fake-compare" -o "$tmp/o" --min-samples 2 \
 	--max-samples 5 --look-every 2 -C --no-color -C --rank "$tmp/a" "$tmp/b" -- -v > out 2> err
 cat out err
 ls "$tmp/o" > files
@@ -87,7 +87,7 @@ grep -q "^timeit-ab: round 3 (at most 5): 2 undecided" err || fail "progress: $(
 [ "$(grep -c '	sequential	-	' "$tmp/o/samples.tsv")" -eq 10 ] || fail "samples.tsv: $(cat "$tmp/o/samples.tsv")"
 
 # An output directory with results in it is never reused.
-expect_status 2 "$ab" --lit "$lit" --compare "$tmp/fake-compare" -o "$tmp/o" "$tmp/a" "$tmp/b" 2> err
+expect_status 2 "$ab" --schedule sequential --lit "$lit" --compare "$tmp/fake-compare" -o "$tmp/o" "$tmp/a" "$tmp/b" 2> err
 grep -q "$tmp/o: exists and is not empty" err || fail "reused output: $(cat err)"
 grep -q -- "-o $tmp/o.2" err || fail "reused output: no way out said: $(cat err)"
 
@@ -96,7 +96,7 @@ grep -q -- "-o $tmp/o.2" err || fail "reused output: no way out said: $(cat err)
 # rounds are paired, and six pairs leave no room for one disturbed round
 # (one pair the wrong way and the exact signed-rank p is at least 4/64;
 # once on a loaded CI lane, slow.test was not called regressed).
-expect_status 1 "$ab" --lit "$lit" --compare "$compare" -o "$tmp/r" -n 10 -q \
+expect_status 1 "$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/r" -n 10 -q \
 	-C --no-color "$tmp/a" "$tmp/b" > real.out 2> real.err
 cat real.out
 [ ! -s real.err ] || fail "--quiet printed: $(cat real.err)"
@@ -110,7 +110,7 @@ head -n "$(wc -l < "$tmp/r/verdict.txt")" real.out | cmp -s - "$tmp/r/verdict.tx
 # (lit's hash metric), so it is decided after its first round.  With the
 # rank tests (-C --rank) 2 pairs cannot decide slow.test, which samples on;
 # by default the t on its log-ratios may decide it at the first look.
-"$ab" --lit "$lit" --compare "$compare" -o "$tmp/auto" --min-samples 2 --max-samples 4 \
+"$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/auto" --min-samples 2 --max-samples 4 \
 	--look-every 2 -q -C --no-color -C --rank "$tmp/a" "$tmp/b" > auto.out || true
 cat auto.out
 grep -Eq '^same(\.test)? .* unchanged +same binary' auto.out || fail "same.test not the same binary"
@@ -121,12 +121,12 @@ grep -Eq '^slow +[34]  (decided|max samples)$' auto.out || fail "slow.test stopp
 # (+100 % in every round) is decided there, or, where one of its two
 # pairs was disturbed (a loaded or emulated machine), at the look at 4
 # (tests/timeit-ab-lit.sh checks round 2 on made-up times).
-"$ab" --lit "$lit" --compare "$compare" -o "$tmp/auto2" --max-samples 4 -q -C --no-color \
+"$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/auto2" --max-samples 4 -q -C --no-color \
 	"$tmp/a" "$tmp/b" > auto2.out || true
 grep -Eq '^slow +[24]  (decided|max samples)$' auto2.out || fail "slow.test: $(cat auto2.out)"
 
 # From the build tree, timeit-ab finds the tree's timeit-compare.
-PATH=/usr/bin:/bin "$ab" --lit "$lit" -o "$tmp/tree" -n 2 -q -C --no-color "$tmp/a" "$tmp/b" > tree.out 2> tree.err || true
+PATH=/usr/bin:/bin "$ab" --schedule sequential --lit "$lit" -o "$tmp/tree" -n 2 -q -C --no-color "$tmp/a" "$tmp/b" > tree.out 2> tree.err || true
 grep -Eq '^slow +2  fixed$' tree.out || fail "build tree's timeit-compare not found: $(cat tree.err)"
 
 # The budget is a bound: a lit that takes a second more makes a round
@@ -135,7 +135,7 @@ grep -Eq '^slow +2  fixed$' tree.out || fail "build tree's timeit-compare not fo
 printf '#!/bin/sh\nsleep 1\nexec %s "$@"\n' "'$lit'" > slow-lit
 chmod +x slow-lit
 : > calls
-expect_status 1 "$ab" --lit "$tmp/slow-lit" --compare "$tmp/fake-compare" -o "$tmp/bud" --budget 3 \
+expect_status 1 "$ab" --schedule sequential --lit "$tmp/slow-lit" --compare "$tmp/fake-compare" -o "$tmp/bud" --budget 3 \
 	"$tmp/a" "$tmp/b" > bud.out 2> /dev/null
 grep -Eq '^slow +1  budget$' bud.out || fail "budget: $(cat bud.out)"
 
@@ -145,17 +145,17 @@ for bad in '--samples 0' '--min-samples x' '--max-samples' '--min-samples 9 --ma
 	'--seed 99999999999999999999' '--max-samples 99999999999' '--budget 1e400' '--budget nan' \
 	'--schedule trio' '--cpu x' '--cpu 0 --schedule duet'; do
 	# shellcheck disable=SC2086 # one or two words
-	expect_status 2 "$ab" --lit "$lit" -o "$tmp/rej" $bad "$tmp/a" "$tmp/b" 2> err
+	expect_status 2 "$ab" --schedule sequential --lit "$lit" -o "$tmp/rej" $bad "$tmp/a" "$tmp/b" 2> err
 	[ -s err ] || fail "$bad: no message"
 	[ ! -e "$tmp/rej" ] || fail "$bad: something was written"
 done
-expect_status 2 "$ab" --lit "$lit" -o "$tmp/rej" "$tmp/a" 2> err
+expect_status 2 "$ab" --schedule sequential --lit "$lit" -o "$tmp/rej" "$tmp/a" 2> err
 grep -q 'expected two lit test directories' err || fail "one directory: $(cat err)"
-expect_status 2 "$ab" --lit "$lit" -o "$tmp/rej" "$tmp/a" "$tmp" 2> err
+expect_status 2 "$ab" --schedule sequential --lit "$lit" -o "$tmp/rej" "$tmp/a" "$tmp" 2> err
 grep -q "$tmp: no lit.site.cfg or lit.cfg" err || fail "not a lit directory: $(cat err)"
-expect_status 2 "$ab" --lit "$tmp/nope" -o "$tmp/rej" "$tmp/a" "$tmp/b" 2> err
+expect_status 2 "$ab" --schedule sequential --lit "$tmp/nope" -o "$tmp/rej" "$tmp/a" "$tmp/b" 2> err
 grep -q -- "--lit $tmp/nope: cannot run it" err || fail "bad lit: $(cat err)"
-expect_status 2 "$ab" --lit "$lit" -o "$tmp/rej" "$tmp/a" "$tmp/b" -v 2> err
+expect_status 2 "$ab" --schedule sequential --lit "$lit" -o "$tmp/rej" "$tmp/a" "$tmp/b" -v 2> err
 grep -q "'-v': lit arguments come after '--'" err || fail "lit argument without --: $(cat err)"
 [ ! -e "$tmp/rej" ] || fail "something was written on bad input"
 # --check: the options checked, nothing run or written.
