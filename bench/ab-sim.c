@@ -15,6 +15,8 @@
  * suites a model, 5000 by default; --aa-from K starts its suites at seed
  * K, for fresh suites; --model NAME that model alone; --unpaired and
  * --unpaired-test welch|hsu|yuen|bm|mw its rule unpaired, with that test;
+ * --same F: the first F of each suite's benchmarks byte-identical on both
+ * sides, in every table;
  * --t-share F runs the rules whose share is not fixed with the paired t
  * at F alpha' instead of the library's 0.8.)
  *
@@ -174,9 +176,16 @@ enum { V_UNCHANGED, V_REGRESSED, V_IMPROVED, V_UNDECIDED };
 
 /* ---- the timeit rules, through the library ------------------------------ */
 
+/* --same F: the first F of every suite's benchmarks have byte-identical
+ * binaries on both sides (the rest differ), as a compiler change leaves
+ * many (the geometric mean counts them as no change). */
+static double same_share;
+
 static void build_set(struct ti_ab_set *set, const double *v, size_t nb, size_t ns,
-		      const size_t *count)
+		      const size_t *count, int side)
 {
+	size_t nsame = (size_t)(same_share * (double)nb + 0.5);
+
 	memset(set, 0, sizeof *set);
 	set->b = xmalloc(nb * sizeof *set->b);
 	set->n = set->cap = nb;
@@ -188,6 +197,11 @@ static void build_set(struct ti_ab_set *set, const double *v, size_t nb, size_t 
 		snprintf(b->name, 32, "b%03zu", k);
 		b->s = xmalloc(n * sizeof *b->s);
 		b->n = b->cap = b->ok = n;
+		if (same_share > 0) {
+			b->hash = xmalloc(8);
+			snprintf(b->hash, 8, "%s", k < nsame ? "same" : side ? "B" : "A");
+			b->hash_kind = TI_AB_HASH_REPORTED;
+		}
 		for (size_t i = 0; i < n; i++) {
 			b->s[i] = (struct ti_ab_sample){ .value = v[k * ns + i], .insn = NAN,
 							 .vg_insn = NAN, .round = TI_AB_ROUND(1, i + 1) };
@@ -217,8 +231,8 @@ static void run_library(const struct ti_ab_config *c, const struct suite *s, con
 	struct ti_ab_set a, b;
 	struct ti_ab_result r;
 
-	build_set(&a, s->a, s->nb, s->ns, count);
-	build_set(&b, s->b, s->nb, s->ns, count);
+	build_set(&a, s->a, s->nb, s->ns, count, 0);
+	build_set(&b, s->b, s->nb, s->ns, count, 1);
 	if (ti_ab_verdict_run(c, &a, &b, NULL, NULL, &r) < 0) {
 		fprintf(stderr, "ab-sim: %s\n", strerror(ENOMEM));
 		exit(2);
@@ -990,7 +1004,13 @@ int main(int argc, char **argv)
 			aa_from = number(argv[i], argv[i + 1]), i++;
 		else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc)
 			only_model = argv[++i];
-		else if (strcmp(argv[i], "--unpaired") == 0)
+		else if (strcmp(argv[i], "--same") == 0 && i + 1 < argc) {
+			same_share = atof(argv[++i]);
+			if (!(same_share >= 0 && same_share < 1)) {
+				fprintf(stderr, "ab-sim: --same: %s is not in [0, 1)\n", argv[i]);
+				return 2;
+			}
+		} else if (strcmp(argv[i], "--unpaired") == 0)
 			aa_unpaired = true;
 		else if (strcmp(argv[i], "--unpaired-test") == 0 && i + 1 < argc) {
 			static const char *const names[] = { "welch", "hsu", "yuen", "bm", "mw" };
@@ -1019,7 +1039,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "usage: ab-sim [--suites N] [--samples N] [--compare PATH] "
 					"[--quick] [--table rules|geomean|sequential|aa|issue20|all] "
 					"[--sequential MIN STEP MAX] [--aa N] [--aa-from K] [--model NAME] "
-					"[--t-share F] [--unpaired] [--unpaired-test welch|hsu|yuen|bm|mw]\n");
+					"[--t-share F] [--unpaired] [--unpaired-test welch|hsu|yuen|bm|mw] "
+					"[--same F]\n");
 			return 2;
 		}
 	}

@@ -499,6 +499,15 @@ summaries o1b q 0.72
 "$COMPARE" o1a o1b >o1.txt || true
 grep -q '^geometric mean of B/A: +[.0-9]*% (no interval: one run a side, whose machine state every benchmark shares)$' o1.txt ||
 	fail "one run a side: $(cat o1.txt)"
+# A benchmark with one run on a side has no interval, so neither has the
+# suite (was 0 %..+inf).
+summaries o2a p 0.5 0.51 0.49
+summaries o2a q 0.7 0.71 0.69
+summaries o2b p 0.51 0.52 0.5
+summaries o2b q 0.72
+"$COMPARE" o2a o2b >o2.txt || true
+grep -q '^geometric mean of B/A: +[.0-9]*% (no interval: a benchmark.s own has none)$' o2.txt ||
+	fail "a benchmark without an interval: $(cat o2.txt)"
 "$GEN" fs1 21 5 8 0.01 0 0 31 0.05
 "$GEN" fs2 22 5 8 0.01 0 0 31 0.05
 for d in fs1 fs2; do

@@ -193,7 +193,9 @@ static void summary_lines(struct ti_buf *o, const struct ti_ab_result *r,
 		ti_ab_report_change_pct(mid, sizeof mid, g->log_ratio);
 		ti_buf_printf(o, "%sgeometric mean of B/A: %s (no interval: %s)\n", prefix, mid,
 			      g->n == 1 ? "the one benchmark's has none"
-					: "one run a side, whose machine state every benchmark shares");
+			      : g->method && strcmp(g->method, "one run a side") == 0
+				      ? "one run a side, whose machine state every benchmark shares"
+				      : "a benchmark's own has none");
 	} else if (g->n) {
 		ti_ab_report_change_pct(mid, sizeof mid, g->log_ratio);
 		ti_ab_report_pct(lo, sizeof lo, g->lo - 1);
