@@ -25,7 +25,7 @@ bench_nop_LDFLAGS = -static
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/common.sh bench/overhead.sh bench/perf-overhead.sh bench/noise.sh bench/scaling.sh \
 	bench/accounting.sh bench/outside.awk bench/ab-live.sh bench/cache-sim.sh \
-	bench/series-live.sh bench/read-scale.sh \
+	bench/series-live.sh bench/read-scale.sh bench/series-scale.sh \
 	docs/BENCHMARKS.md
 
 BENCH_ENV = TIMEIT='$(abs_top_builddir)/timeit/timeit' \

@@ -18,7 +18,15 @@
  *   lnt         LNT's consecutive-run rule (analysis.py): the night's min
  *               against the nearest sample of the night before, ignored
  *               under 1 %, Mann-Whitney at 0.05 with 4 samples a side,
- *               then beyond 2.576 standard deviations.
+ *               then beyond 2.576 standard deviations;
+ *   catapult    Chromium's dashboard (catapult find_change_points.py, the
+ *               step-fitting version): over the last 50 nights, the one
+ *               split whose two sides, each less its median, spread
+ *               least, kept when each side has 6 nights or more, the
+ *               medians differ by 1 % or more and by 2.5 times the
+ *               smaller side's sd, and the shape is a step (steppiness,
+ *               1 - the RMS distance of the normalised series from its
+ *               step fit, 0.5 or more): at most one point a run.
  * Per model, step and rule: detection (a change point within +-1 night of
  * the step), the mean localisation error of those, the delay (nights after
  * the step until the rule, run each night on the history so far, first
@@ -67,9 +75,9 @@ static const struct model models[] = {
 static const double steps[] = { 0, 0.02, 0.03, 0.05, 0.10, -0.05 };
 #define NSTEPS (sizeof steps / sizeof steps[0])
 
-enum rule { R_OURS, R_PETTITT, R_EDIV, R_PERF, R_LNT, NRULES };
+enum rule { R_OURS, R_PETTITT, R_EDIV, R_PERF, R_LNT, R_CATAPULT, NRULES };
 static const char *const rule_name[NRULES] = { "ours", "pettitt", "edivisive", "perfherder",
-					       "lnt" };
+					       "lnt", "catapult" };
 
 #define MAXN 128
 #define MAXK 16
@@ -413,6 +421,69 @@ static size_t rule_lnt(const struct hist *h, size_t n, size_t *cp)
 	return k;
 }
 
+/* The population sd of the N values X (catapult's math_utils). */
+static double pop_sd(const double *x, size_t n)
+{
+	double m = 0, ss = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m += x[i] / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	return n ? sqrt(ss / (double)n) : 0;
+}
+
+/* The RMS distance of X[0..n) from its two-mean step fit split at AT. */
+static double step_distance(const double *x, size_t n, size_t at)
+{
+	double ml = 0, mr = 0, ss = 0;
+
+	for (size_t i = 0; i < at; i++)
+		ml += x[i] / (double)at;
+	for (size_t i = at; i < n; i++)
+		mr += x[i] / (double)(n - at);
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - (i < at ? ml : mr)) * (x[i] - (i < at ? ml : mr));
+	return sqrt(ss / (double)n);
+}
+
+static size_t rule_catapult(const struct hist *h, size_t n, size_t *cp)
+{
+	double all[MAXN], y[MAXN], z[MAXN];
+	size_t from = n > 50 ? n - 50 : 0, m = n - from, at = 0;
+	double best = INFINITY;
+
+	for (size_t i = 0; i < m; i++)
+		all[i] = median(h->v[from + i], h->k);
+	for (size_t t = 1; t < m; t++) {
+		double ml = median(all, t), mr = median(all + t, m - t);
+		for (size_t i = 0; i < m; i++)
+			y[i] = all[i] - (i < t ? ml : mr);
+		double v = pop_sd(y, m);
+		if (v < best) {
+			best = v;
+			at = t;
+		}
+	}
+	if (at < 6 || m - at < 6)
+		return 0;
+	double ml = median(all, at), mr = median(all + at, m - at), d = fabs(mr - ml);
+	if (d / ml < 0.01 || d < 2.5 * fmin(pop_sd(all, at), pop_sd(all + at, m - at)))
+		return 0;
+	double mean = 0, s;
+	for (size_t i = 0; i < m; i++)
+		mean += all[i] / (double)m;
+	for (size_t i = 0; i < m; i++)
+		z[i] = all[i] - mean;
+	s = pop_sd(z, m);
+	for (size_t i = 0; i < m && s > 0; i++)
+		z[i] /= s;
+	if (1 - step_distance(z, m, at) < 0.5)
+		return 0;
+	cp[0] = from + at;
+	return 1;
+}
+
 static size_t run_rule(enum rule r, const struct hist *h, size_t n,
 		       const struct ti_series_config *c, size_t *cp, uint64_t seed)
 {
@@ -421,6 +492,7 @@ static size_t run_rule(enum rule r, const struct hist *h, size_t n,
 	case R_PETTITT: return rule_pettitt(h, n, cp);
 	case R_EDIV: return rule_ediv(h, n, cp, seed);
 	case R_PERF: return rule_perf(h, n, cp);
+	case R_CATAPULT: return rule_catapult(h, n, cp);
 	default: return rule_lnt(h, n, cp);
 	}
 }
