@@ -55,7 +55,8 @@ static void usage(FILE *f)
 		"                             test is decided\n"
 		"      --min-samples N|auto   rounds before the first look (default auto: as\n"
 		"                             early as a decision is possible)\n"
-		"      --max-samples N        rounds at most (default 30)\n"
+		"      --max-samples N|auto   rounds at most (default auto: 30, or with a\n"
+		"                             budget what round 1 shows it can hold)\n"
 		"      --look-every N         rounds between looks (default 6)\n"
 		"      --budget SECONDS       start no round that would end later than SECONDS\n"
 		"                             after the start (0: none)\n"
@@ -456,7 +457,9 @@ static int parse(int argc, char **argv, struct cli *cl)
 			const char *s = VALUE();
 			cl->c.min = strcmp(s, "auto") == 0 ? 0 : posint(name, s);
 		} else if (IS("--max-samples")) {
-			cl->c.max = posint(name, VALUE());
+			const char *s = VALUE();
+			cl->c.max_auto = strcmp(s, "auto") == 0;
+			cl->c.max = cl->c.max_auto ? 30 : posint(name, s);
 		} else if (IS("--look-every")) {
 			cl->c.step = posint(name, VALUE());
 		} else if (IS("--budget")) {
@@ -761,6 +764,7 @@ int main(int argc, char **argv)
 	ti_drive_config_init(&cl.c);
 	cl.auto_schedule = true;
 	cl.c.schedule = TI_DRIVE_DUET;
+	cl.c.max_auto = true;
 	if ((rc = parse(argc, argv, &cl)) >= 0)
 		return rc;
 	duet_cpus(&cl);

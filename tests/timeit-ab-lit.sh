@@ -45,6 +45,20 @@ expect_status 1 "$ab" --schedule sequential --lit "$lit" --compare "$compare" -o
 	"$tmp/first/a" "$tmp/first/b" > first.out 2> first.err
 grep -Eq '^slow +2  decided$' first.out || fail "slow.test not decided at round 2: $(cat first.out first.err)"
 
+# With a budget, --max-samples auto (the default) plans the rounds, and
+# the looks over them, by what round 1 cost: not 30 rounds where a few
+# fit.
+mkbuild "$tmp/bud/a" A 1.0
+mkbuild "$tmp/bud/b" B 1.02
+put 'x.test' 'time: 0.5' "$tmp/bud/a" "$tmp/bud/b"
+"$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/bud/o" --budget 4 \
+	"$tmp/bud/a" "$tmp/bud/b" > bud.out 2> bud.err || true
+n=$(sed -n 's/.*round 2 (at most \([0-9]*\)).*/\1/p' bud.err | head -n 1)
+[ -n "$n" ] && [ "$n" -ge 2 ] && [ "$n" -lt 30 ] || fail "--budget 4, rounds planned: $(cat bud.err)"
+"$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/bud/o30" --budget 30 \
+	--max-samples 30 "$tmp/bud/a" "$tmp/bud/b" > bud30.out 2> bud30.err || true
+grep -q 'round 2 (at most 30)' bud30.err || fail "--max-samples 30 with a budget: $(cat bud30.err)"
+
 # Odd names and micro-results: three fixed rounds, so that rounds 2 and
 # 3 run through timeit-ab's --filter.  A file named like a glob's match
 # sits in the working directory: no name may be globbed against it.

@@ -61,6 +61,8 @@ struct ti_drive_config {
 	bool fixed;		/* SAMPLES rounds, no looks */
 	unsigned samples, min, max, step;	/* rounds; first look (0: the first at which
 						 * a decision is possible), the most, between looks */
+	bool max_auto;		/* with a budget, MAX no more than the rounds it holds at
+				 * round 1's cost per test: the looks planned over those */
 	double budget;		/* seconds, 0: none */
 	const char *out;	/* the output directory (exists) */
 	const char *side_dir[2];	/* lit: the test directories A, B */
