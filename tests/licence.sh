@@ -14,12 +14,13 @@ grep -q 'Apache License' LICENSE || fail "LICENSE lacks the Apache License text"
 # Source: C, shell, awk, make and autoconf files, man pages, and scripts
 # without an extension (a shebang line).  Data files (reference outputs,
 # JSON fixtures, fuzz corpora) cannot carry a comment and are left out,
-# and so are what make demo writes (./demo) and distcheck's build (./_build).
+# and so are what make demo and make demo-aa write (./demo, ./demo-aa) and
+# distcheck's build (./_build).
 missing=
 checked=0
 for f in $(find . -path ./_ci -prune -o -path ./.git -prune -o -path ./autom4te.cache -prune \
 	-o -path './timeit-*' -prune -o -path ./fuzz/corpus -prune -o -path ./demo -prune \
-	-o -path ./_build -prune \
+	-o -path ./demo-aa -prune -o -path ./_build -prune \
 	-o -type f -print | sort); do
 	case $f in
 	*.c | *.h | *.sh | *.awk | *.mk | *.am | *.ac | *.1 | */Makefile | */Makefile.config | \
