@@ -558,7 +558,6 @@ static void choose_schedule(struct cli *cl)
 static void duet_cpus(struct cli *cl)
 {
 	choose_schedule(cl);
-	/* The CPUs of a duet: sets of the --cpu options, or one CPU each. */
 	if (cl->c.schedule == TI_DRIVE_DUET && !ti_os_has(TI_OS_AFFINITY))
 		die("--schedule duet: pinning a process to a CPU is not supported on this system: "
 		    "use --schedule sequential");

@@ -66,19 +66,16 @@ int ti_anon_tmpfile(const char *name)
 	return fd;
 }
 
-int ti_reserve(void *p, size_t *cap, size_t n, size_t size, size_t first)
+void *ti_grow(void *p, size_t *cap, size_t n, size_t size, size_t first)
 {
-	void **pp = p;
 	size_t nc = *cap ? *cap : first;
 
 	if (n <= *cap)
-		return 0;
+		return p;
 	while (nc < n)
 		nc *= 2;
-	void *np = realloc(*pp, nc * size);
-	if (!np)
-		return -ENOMEM;
-	*pp = np;
-	*cap = nc;
-	return 0;
+	void *np = realloc(p, nc * size);
+	if (np)
+		*cap = nc;
+	return np;
 }

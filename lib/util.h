@@ -19,9 +19,9 @@ int ti_pipe_cloexec(int fd[2]);
  * close-on-exec: its descriptor, or -errno (ti_os_anon_file's fallback). */
 int ti_anon_tmpfile(const char *name);
 
-/* Room in the array *P of *CAP elements of SIZE bytes for N of them:
- * grown to twice its size, or FIRST elements at first.  Returns 0 or
- * -ENOMEM (the array as it was). */
-int ti_reserve(void *p, size_t *cap, size_t n, size_t size, size_t first);
+/* The array P of *CAP elements of SIZE bytes, with room for N of them:
+ * P itself, or P grown to twice its size (FIRST elements at first), *CAP
+ * updated.  NULL when out of memory (P as it was, still to be freed). */
+void *ti_grow(void *p, size_t *cap, size_t n, size_t size, size_t first);
 
 #endif

@@ -148,16 +148,22 @@ cmp -s runs "$tmp/r1/ab-rounds.log" || fail "runs do not follow the record: $(ca
 
 # SCHEDULE=duet: A and B of a benchmark started together, A on CPU 0 in
 # odd rounds, on CPU 1 in even ones; every run recorded so.
-if ! timeit_has --cpu; then
+# refused_duet NAME CPUS TEXT: make ab SCHEDULE=duet AB_CPU=CPUS into
+# $tmp/NAME is refused, saying TEXT, before any build or run.
+refused_duet() {
 	set +e
 	make -s -f "$suite/Makefile" ab TIMEIT="$TIMEIT" TIMEIT_COMPARE="$top_builddir/timeit/timeit-compare" \
-		SIZE=small SAMPLES=2 BASE='CFLAGS=-O2' NEW='CFLAGS=-O2' O="$tmp/duet0" SCHEDULE=duet AB_CPU=0,1 \
-		BENCHMARKS=tak > outd0 2>&1
+		SIZE=small SAMPLES=2 BASE='CFLAGS=-O2' NEW='CFLAGS=-O2' O="$tmp/$1" SCHEDULE=duet AB_CPU="$2" \
+		BENCHMARKS=tak > "$1.out" 2>&1
 	status=$?
 	set -e
-	[ "$status" -ne 0 ] || fail "a duet ran where nothing can be pinned"
-	grep -q 'pinning a process to a CPU is not supported on this system' outd0 || fail "no pinning: $(cat outd0)"
-	[ ! -e "$tmp/duet0/A" ] || fail "no pinning: refused only after the builds"
+	[ "$status" -ne 0 ] || fail "$1: a duet ran: $(cat "$1.out")"
+	grep -q "$3" "$1.out" || fail "$1: $(cat "$1.out")"
+	[ ! -e "$tmp/$1/ab-samples.tsv" ] || fail "$1: runs were made"
+	[ ! -e "$tmp/$1/A" ] || fail "$1: refused only after the builds"
+}
+if ! timeit_has --cpu; then
+	refused_duet duet0 0,1 'pinning a process to a CPU is not supported on this system'
 elif [ "$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)" -ge 2 ] && taskset -c 0,1 true 2> /dev/null; then
 	make -s -f "$suite/Makefile" ab TIMEIT="$TIMEIT" TIMEIT_COMPARE="$top_builddir/timeit/timeit-compare" \
 		SIZE=small SAMPLES=2 BASE='CFLAGS=-O2' NEW="CFLAGS='-O2 -DAB_LIVE'" AB_GATE=no \
@@ -170,16 +176,7 @@ elif [ "$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)" -ge 2 ] && taskset 
 		k = $1 " " $3; if (k in s) { if (s[k] != $6) bad = 1 } else s[k] = $6 }
 		END { exit bad || n != 8 }' "$tmp/duet/ab-samples.tsv" ||
 		fail "ab-samples.tsv: not duets started together, pinned and swapped: $(cat "$tmp/duet/ab-samples.tsv")"
-	set +e
-	make -s -f "$suite/Makefile" ab TIMEIT="$TIMEIT" TIMEIT_COMPARE="$top_builddir/timeit/timeit-compare" \
-		SIZE=small SAMPLES=2 BASE='CFLAGS=-O2' NEW='CFLAGS=-O2' O="$tmp/duet1" SCHEDULE=duet AB_CPU=0 \
-		BENCHMARKS=tak > outd1 2>&1
-	status=$?
-	set -e
-	[ "$status" -ne 0 ] || fail "a duet on one CPU ran"
-	grep -q 'needs two CPUs' outd1 || fail "one CPU: $(cat outd1)"
-	[ ! -e "$tmp/duet1/ab-samples.tsv" ] || fail "one CPU: runs were made"
-	[ ! -e "$tmp/duet1/A" ] || fail "one CPU: refused only after the builds"
+	refused_duet duet1 0 'needs two CPUs'
 fi
 
 # Bad settings: refused before anything is written.

@@ -67,8 +67,10 @@ struct entries {
 static int push(struct entries *l, const char *name, size_t namelen, const char *metric,
 		const struct ti_jsonread_value *v, int line)
 {
-	if (ti_reserve(&l->e, &l->cap, l->n + 1, sizeof *l->e, 64) < 0)
+	struct entry *ne = ti_grow(l->e, &l->cap, l->n + 1, sizeof *l->e, 64);
+	if (!ne)
 		return -ENOMEM;
+	l->e = ne;
 	if (!(l->e[l->n].name = strndup(name, namelen)))
 		return -ENOMEM;
 	l->e[l->n].metric = metric;

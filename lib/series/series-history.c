@@ -31,8 +31,10 @@ static struct ti_series_bench *bench_get(struct ti_series_history *h, const char
 		else
 			hi = mid;
 	}
-	if (ti_reserve(&h->b, &h->capb, h->nb + 1, sizeof *h->b, 64) < 0)
+	struct ti_series_bench *nb = ti_grow(h->b, &h->capb, h->nb + 1, sizeof *h->b, 64);
+	if (!nb)
 		return NULL;
+	h->b = nb;
 	char *copy = strdup(name);
 	if (!copy)
 		return NULL;
@@ -54,8 +56,10 @@ static uint64_t digest(const char *s)
 
 static int add_point(struct ti_series_bench *b, struct ti_series_point pt)
 {
-	if (ti_reserve(&b->p, &b->cap, b->n + 1, sizeof *b->p, 16) < 0)
+	struct ti_series_point *np = ti_grow(b->p, &b->cap, b->n + 1, sizeof *b->p, 16);
+	if (!np)
 		return -ENOMEM;
+	b->p = np;
 	b->p[b->n++] = pt;
 	return 0;
 }
@@ -65,8 +69,10 @@ static int add_run(struct ti_series_history *h, const struct ti_ab_set *set, con
 {
 	struct ti_series_run *r;
 
-	if (ti_reserve(&h->runs, &h->caprun, h->nruns + 1, sizeof *h->runs, 32) < 0)
+	struct ti_series_run *nr = ti_grow(h->runs, &h->caprun, h->nruns + 1, sizeof *h->runs, 32);
+	if (!nr)
 		return -ENOMEM;
+	h->runs = nr;
 	r = &h->runs[h->nruns];
 	memset(r, 0, sizeof *r);
 	r->info = set->run;
