@@ -138,6 +138,32 @@ grep -q "^timeit: warning: --count-instructions: the command ended differently u
 	fail "the summary is not the measured run's: $(cat s)"
 [ "$(summary_value s exit)" = 3 ] || fail "summary exit: $(cat s)"
 
+# 5b. A process of the count run's group that outlived it and was killed
+# before valgrind opened its log left no trace: the kill of the group
+# tells, and there is no count (the sum would lack it).  The stand-in
+# writes its own count and log, and leaves a sleeper behind.
+cat > leavevg <<'EOF'
+#!/bin/sh
+for a do
+	case $a in
+	--cachegrind-out-file=*) out=${a#*=} ;;
+	--log-file=*) log=${a#*=} ;;
+	esac
+done
+out=$(printf '%s' "$out" | sed "s/%p/$$/")
+log=$(printf '%s' "$log" | sed "s/%p/$$/")
+printf 'desc: I1 cache: 32768 B, 64 B, 8-way associative\ncmd: x\nevents: Ir\nsummary: 1000\n' > "$out"
+echo "==$$== Using Valgrind-3.19.0" > "$log"
+sleep 30 &
+exit 0
+EOF
+chmod +x leavevg
+expect_status 0 "$TIMEIT" --summary s --count-instructions=valgrind --valgrind "$tmp/leavevg" \
+	"$AUX" exit 0 2>err
+grep -q "^timeit: warning: --count-instructions: a process under valgrind was killed before it could write its count: no valgrind-instructions\$" err ||
+	fail "a process killed with the group, unseen: $(cat err; cat s)"
+! grep -q '^valgrind-instructions' s || fail "a count that lacks a killed process: $(cat s)"
+
 # 6. With a real valgrind: a command whose run under valgrind needs more
 # CPU time than --limit-cpu allows gets a warning that says so.
 if valgrind_runs; then
