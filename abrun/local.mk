@@ -4,4 +4,3 @@
 bin_PROGRAMS += abrun/timeit-ab
 abrun_timeit_ab_SOURCES = abrun/timeit-ab.c
 abrun_timeit_ab_LDADD = $(DRIVE_LIBS)
-EXTRA_DIST += docs/LLVM-TEST-SUITE.md

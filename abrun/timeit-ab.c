@@ -22,6 +22,8 @@
 #include "cpuset.h"
 #include "drive.h"
 #include "os.h"
+#include "record.h"
+#include "suggest.h"
 #include "util.h"
 
 /* Exit statuses (timeit-ab(1), EXIT STATUS); otherwise timeit-compare's. */
@@ -211,13 +213,13 @@ static int run_quiet(char *const *argv, const char *out)
 		int fd = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
 		int nul = open("/dev/null", O_RDWR);
 		if (fd < 0 || nul < 0)
-			_exit(127);
+			_exit(TI_STATUS_NOT_FOUND);
 		dup2(nul, 0);
 		dup2(fd, 1);
 		if (!out)
 			dup2(fd, 2);
 		execvp(argv[0], argv);
-		_exit(127);
+		_exit(TI_STATUS_NOT_FOUND);
 	}
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
@@ -252,11 +254,11 @@ static const char *find_compare(const char *argv0)
 
 	self_dir(argv0, dir, sizeof dir);
 	if (dir[0]) {
-		/* Installed next to it, or in its build tree's timeit/. */
+		/* Installed next to it, or in its build tree's compare/. */
 		snprintf(buf, sizeof buf, "%s/timeit-compare", dir);
 		if (is_exec(buf))
 			return buf;
-		snprintf(buf, sizeof buf, "%s/../timeit/timeit-compare", dir);
+		snprintf(buf, sizeof buf, "%s/../compare/timeit-compare", dir);
 		if (is_exec(buf))
 			return buf;
 	}
@@ -298,6 +300,7 @@ static bool lit_dir(const char *d)
 	return false;
 }
 
+/* Whether directory D holds nothing (but the run's lock file). */
 static bool dir_empty(const char *d)
 {
 	DIR *dp = opendir(d);
@@ -307,9 +310,39 @@ static bool dir_empty(const char *d)
 	if (!dp)
 		return false;
 	while (empty && (e = readdir(dp)))
-		empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+		empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+			strcmp(e->d_name, TI_DRIVE_LOCK) == 0;
 	closedir(dp);
 	return empty;
+}
+
+/* Lock the output directory OUT for the run (TRY: only test that no
+ * other run holds it): two runs into one directory would mix their
+ * rounds. */
+static void lock_out(const char *out, bool try)
+{
+	char err[4200];
+
+	if (ti_drive_lock(out, try, err, sizeof err) < 0)
+		die("-o %s", err);
+}
+
+/* Whether the suite's results directory of side SIDE under OUT holds a
+ * round's summary (an earlier run's: make ab removes them first). */
+static bool has_rounds(const char *out, const char *side)
+{
+	char path[4096];
+	DIR *dp;
+	struct dirent *e;
+	bool found = false;
+
+	snprintf(path, sizeof path, "%s/%s/results", out, side);
+	if (!(dp = opendir(path)))
+		return false;
+	while (!found && (e = readdir(dp)))
+		found = strstr(e->d_name, ".time") != NULL;
+	closedir(dp);
+	return found;
 }
 
 struct progress {
@@ -509,6 +542,15 @@ static int parse(int argc, char **argv, struct cli *cl)
 		} else if (IS("--check")) {
 			cl->check = true;
 		} else {
+			static const char *const own_options[] = {
+				"--budget", "--check", "--compare", "--compare-option", "--cpu", "--help",
+				"--lit", "--look-every", "--max-samples", "--min-samples", "--order",
+				"--output", "--quiet", "--samples", "--schedule", "--seed", "--suite",
+				"--version" };
+			const char *near = ti_suggest(name, own_options,
+						      sizeof own_options / sizeof own_options[0]);
+			if (near)
+				die("%s: unknown option (did you mean %s? see %s --help)", name, near, prog);
 			die("%s: unknown option (see %s --help)", name, prog);
 		}
 #undef VALUE
@@ -554,9 +596,36 @@ static void choose_schedule(struct cli *cl)
 		cl->c.schedule = TI_DRIVE_SEQUENTIAL;
 }
 
+/* The --cpu sets against the CPUs this process may run on (a CPU
+ * offline or outside its affinity would kill the child that pins
+ * itself), and A's against B's (the sides of a duet share no CPU); with
+ * the allowed set checked first, each set is as long as the machine's
+ * CPUs, never a list's numbers. */
+static void check_cpus(void)
+{
+	struct ti_cpuset all = { 0 };
+
+	if (own.ncpus && ti_os_has(TI_OS_AFFINITY) && ti_os_get_affinity(&all) == 0) {
+		char a[256];
+		ti_cpuset_format(&all, a, sizeof a);
+		for (size_t k = 0; k < own.ncpus; k++)
+			for (long c = -1; (c = ti_cpuset_next(&own.cpus[k], c)) >= 0;)
+				if (!ti_cpuset_has(&all, (unsigned long)c))
+					die("--cpu: CPU %ld is not one %s may run on (%s)", c, prog, a);
+	}
+	ti_cpuset_free(&all);
+	/* The sets pair up, A's and B's of one duet: those two share none. */
+	for (size_t i = 0; i + 1 < own.ncpus; i += 2)
+		for (long c = -1; (c = ti_cpuset_next(&own.cpus[i], c)) >= 0;)
+			if (ti_cpuset_has(&own.cpus[i + 1], (unsigned long)c))
+				die("--cpu: CPU %ld is in both sets of a duet (%zu and %zu): each "
+				    "side needs CPUs of its own", c, i + 1, i + 2);
+}
+
 /* The CPU sets of a duet: those of the --cpu options, or one a CPU. */
 static void duet_cpus(struct cli *cl)
 {
+	check_cpus();
 	choose_schedule(cl);
 	if (cl->c.schedule == TI_DRIVE_DUET && !ti_os_has(TI_OS_AFFINITY))
 		die("--schedule duet: pinning a process to a CPU is not supported on this system: "
@@ -590,18 +659,60 @@ static void duet_cpus(struct cli *cl)
 	}
 }
 
+/* The -C options as timeit-compare takes them (its --check), before any
+ * round: a typo there would fail only the verdict, after every round.
+ * timeit-compare says what is wrong on stderr. */
+static void check_copts(const char *compare)
+{
+	char **argv = NULL;
+	size_t n = 0;
+	int st = -1;
+	pid_t pid;
+
+	push(&argv, &n, strdup(compare));
+	push(&argv, &n, strdup("--check"));
+	for (size_t k = 0; k < own.ncopts; k++)
+		push(&argv, &n, strdup(own.copts[k]));
+	if ((pid = fork()) == 0) {
+		int nul = open("/dev/null", O_RDWR);
+		if (nul >= 0) {
+			dup2(nul, 0);
+			dup2(nul, 1);
+		}
+		execvp(argv[0], argv);
+		_exit(TI_STATUS_NOT_FOUND);
+	}
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	free_words(argv);
+	if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		die("-C: %s refused the options it would be given (above)", compare);
+}
+
 /* Check what the run needs and make its output directory: 0 to go on,
  * 1 when --check is done. */
 static int prepare(struct cli *cl, const char *argv0)
 {
-	if (cl->check && cl->suite)
-		return 1;
 	if (cl->suite) {
 		struct stat st;
-		if (stat(cl->out, &st) < 0 || !S_ISDIR(st.st_mode))
+		bool dir = stat(cl->out, &st) == 0 && S_ISDIR(st.st_mode);
+		/* --check before make ab's builds: O may not exist yet, but no
+		 * other run may hold it. */
+		if (cl->check) {
+			if (dir)
+				lock_out(cl->out, true);
+			return 1;
+		}
+		if (!dir)
 			die("-o %s: not a directory (make ab's O)", cl->out);
+		lock_out(cl->out, false);
 		if (access(cl->suite, R_OK) < 0)
 			die("--suite %s: %s", cl->suite, strerror(errno));
+		for (int k = 0; k < 2; k++)
+			if (has_rounds(cl->out, k ? "B" : "A"))
+				die("-o %s: %s/results holds an earlier run's summaries (make ab removes "
+				    "them first): remove them, or give another directory", cl->out,
+				    k ? "B" : "A");
 		cl->c.runner = TI_DRIVE_SUITE;
 		cl->c.runfile = cl->suite;
 	} else {
@@ -622,16 +733,27 @@ static int prepare(struct cli *cl, const char *argv0)
 			cl->compare = find_compare(argv0);
 		if (!findable(cl->compare))
 			die("--compare %s: not found (give --compare PATH to timeit-compare)", cl->compare);
+		check_copts(cl->compare);
 		if (!cl->out)
 			cl->out = "timeit-ab.out";
 		struct stat st;
-		if (cl->check)
-			return 1;
-		if (stat(cl->out, &st) == 0 && !(S_ISDIR(st.st_mode) && dir_empty(cl->out)))
+		bool there = stat(cl->out, &st) == 0;
+		if (there && !(S_ISDIR(st.st_mode) && dir_empty(cl->out)))
 			die("%s: exists and is not empty (every round's results go there): give another "
 			    "--output, e.g. -o %s.2, or remove it first", cl->out, cl->out);
+		if (cl->check) {
+			if (there)
+				lock_out(cl->out, true);
+			return 1;
+		}
 		if (mkdir(cl->out, 0777) < 0 && errno != EEXIST)
 			die("%s: %s", cl->out, strerror(errno));
+		/* Checked again once locked: a run that started with this one
+		 * may have locked it, written and ended meanwhile. */
+		lock_out(cl->out, false);
+		if (!dir_empty(cl->out))
+			die("%s: another run wrote into it as this one started: give another "
+			    "--output", cl->out);
 		cl->c.side_dir[0] = cl->pos[0];
 		cl->c.side_dir[1] = cl->pos[1];
 		cl->c.lit = cl->lit;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* ab-sim: the seeded simulation that chose timeit-compare's statistics
- * (docs/BENCHMARKS.md, "A/B verdicts").  It makes synthetic suites (100
+ * (docs/verdicts.md).  It makes synthetic suites (100
  * benchmarks, 10 interleaved rounds a side by default) under noise
  * models seen on shared machines, feeds them to the real timeit-compare
  * binary and, for the variants, to the same verdict library in process,
@@ -9,7 +9,7 @@
  * Markdown table per question:
  *
  *   ab-sim [--suites N] [--samples N] [--compare PATH] [--quick]
- *          [--table rules|geomean|sequential|aa|issue20|all] [--aa N]
+ *          [--table rules|geomean|sequential|aa|pairing|all] [--aa N]
  *
  * (--table aa, not part of all: the default rule's A/A rate from N A/A
  * suites a model, 5000 by default; --aa-from K starts its suites at seed
@@ -50,7 +50,7 @@ struct model {
 	double out_p, out_lo, out_hi;	/* outliers: probability, ln-slowdown range */
 	double bi_p, bi_shift;	/* bimodal: probability of the slow mode, its shift */
 	bool short_runs;	/* 10-50 ms, written with the summary's 4 decimals */
-	/* Issue 20's models (0: off; no random draws then, so that the
+	/* The pairing models (0: off; no random draws then, so that the
 	 * older models' streams stay as they were): */
 	double anti;		/* sd of a term added to A_i and taken from B_i (a round
 				 * that slows one run and spares the other) */
@@ -72,7 +72,7 @@ static const struct model models[] = {
 	{ "load", "CV 1 %, a 5 % load shared by A_i and B_i", 0.01, 0.05, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0 },
 	{ "short", "10-50 ms runs, CV 2 %, 4 decimals", 0.02, 0, 0, 0, 0, 0, 0, 0, true, 0, 0, 0, 0 },
 	{ "vm", "shared 3 % + own 2 % + 2 % outliers (this VM)", 0.02, 0.03, 0, 0.02, 0.1, 0.4, 0, 0, false, 0, 0, 0, 0 },
-	/* Issue 20: rank correlation of A_i and B_i -0.19, -0.48, -0.87 at CV
+	/* Rank correlation of A_i and B_i -0.19, -0.48, -0.87 at CV
 	 * 1 % (anti = 0.01 sqrt(r / (1 - r))); equal medians, unequal
 	 * spreads; everything at once. */
 	{ "anti0.19", "CV 1 %, within-round correlation -0.19", 0.01, 0, 0, 0, 0, 0, 0, 0, false,
@@ -88,7 +88,7 @@ static const struct model models[] = {
 	{ "all", "CV 2-5 % per benchmark, 5 % outliers at +30 %, a 6 % drift, 5 % shared load",
 	  0.02, 0.05, 0.06, 0.05, 0.262, 0.262, 0, 0, false, 0, 0, 0.05, 0 },
 	/* A round's machine state moving a side's whole suite: what the
-	 * geometric mean's interval must hold (issue 20, item 4). */
+	 * geometric mean's interval must hold. */
 	{ "roundload", "CV 1 %, a 1 % slowdown of one side's whole suite per round", 0.01, 0, 0,
 	  0, 0, 0, 0, 0, false, 0, 0, 0, 0.01 },
 };
@@ -442,7 +442,7 @@ static const struct rule rules[] = {
 	{ "**timeit-compare** (default: rounds paired by design; signed rank, or the t "
 	  "where its floor cannot pass; Welch-Hsu unpaired; BH; equivalence)", K_BINARY, TI_AB_RANK_OR_T,
 	  TI_STATS_ADJUST_BH, TI_AB_PAIR_AUTO, TI_AB_WELCH_HSU },
-	{ "  before issue 20 (pairs if the rounds move together; signed rank or Mann-Whitney)",
+	{ "  before pairing by design (pairs if the rounds move together; signed rank or Mann-Whitney)",
 	  K_LIBRARY, TI_AB_SIGNED_RANK, TI_STATS_ADJUST_BH, TI_AB_PAIR_VOTE, TI_AB_MANN_WHITNEY },
 	{ "  signed rank or Yuen's trimmed t", K_LIBRARY, TI_AB_RANK_OR_YUEN, TI_STATS_ADJUST_BH,
 	  TI_AB_PAIR_AUTO, TI_AB_WELCH_HSU },
@@ -796,7 +796,7 @@ static void table_aa(size_t n, size_t ns)
 	suite_free(&s);
 }
 
-/* ---- issue 20: the rule before it and the new one, side by side ---------- */
+/* ---- pairing by design: the rule before it and now, side by side -------- */
 
 struct rule20 {
 	const char *name;
@@ -847,14 +847,14 @@ static void config20(struct ti_ab_config *c, const struct rule20 *r)
  * suites), power at +3 % and +5 % and false "unchanged" at +3 % (NSHIFT
  * suites each), at 3, 6, 10 and 30 rounds (30: a quarter of the suites);
  * and the A/A coverage of the geometric mean's 95 % interval. */
-static void table_issue20(size_t naa, size_t nshift)
+static void table_pairing(size_t naa, size_t nshift)
 {
 	size_t maxr = rounds20[NROUNDS20 - 1];
 	struct suite s = { NBENCH, 0, NULL, NULL, NULL };
 	int *v = xmalloc(NBENCH * sizeof *v);
 
 	suite_alloc(&s, maxr);
-	printf("## Issue 20: the rule before and now under every model, %d benchmarks\n\n", NBENCH);
+	printf("## Pairing by design: the rule before and now under every model, %d benchmarks\n\n", NBENCH);
 	printf("A/A: share of A/A suites with any improved/regressed verdict (%zu suites at 3, 6 and "
 	       "10 rounds, %zu at 30).  Power: share of the %d shifted benchmarks called regressed "
 	       "(%zu suites; %zu at 30).  False unchanged: shifted +3 %% benchmarks called unchanged.  "
@@ -926,7 +926,7 @@ static void table_issue20(size_t naa, size_t nshift)
 	suite_free(&s);
 }
 
-/* Issue 20's target: 129 benchmarks, --looks 5, 6 rounds, 3 % shared
+/* The 129-benchmark target: --looks 5, 6 rounds, 3 % shared
  * load and 2 % own noise; 10 of them at x0.4 in every round.  The share
  * improved at the first look, and the A/A rate of the same setting. */
 static void table_target(size_t nsuites)
@@ -937,7 +937,7 @@ static void table_target(size_t nsuites)
 	int *v = xmalloc(s.nb * sizeof *v);
 
 	suite_alloc(&s, s.ns);
-	printf("## Issue 20's target: 129 benchmarks, --looks 5, 6 rounds, 3 %% shared load + 2 %% "
+	printf("## The 129-benchmark target, --looks 5, 6 rounds, 3 %% shared load + 2 %% "
 	       "own noise, %zu suites\n\n", nsuites);
 	printf("| rule | x0.4 improved at the first look | A/A suites with a verdict |\n");
 	printf("|:---|---:|---:|\n");
@@ -1037,7 +1037,7 @@ int main(int argc, char **argv)
 			suites = 20;
 		else {
 			fprintf(stderr, "usage: ab-sim [--suites N] [--samples N] [--compare PATH] "
-					"[--quick] [--table rules|geomean|sequential|aa|issue20|all] "
+					"[--quick] [--table rules|geomean|sequential|aa|pairing|all] "
 					"[--sequential MIN STEP MAX] [--aa N] [--aa-from K] [--model NAME] "
 					"[--t-share F] [--unpaired] [--unpaired-test welch|hsu|yuen|bm|mw] "
 					"[--same F]\n");
@@ -1057,9 +1057,9 @@ int main(int argc, char **argv)
 		table_sequential(suites, smin, sstep, smax);
 	if (strcmp(table, "aa") == 0)
 		table_aa(aa, samples);
-	if (strcmp(table, "issue20") == 0) {
+	if (strcmp(table, "pairing") == 0) {
 		table_target(suites);
-		table_issue20(suites, suites / 2 ? suites / 2 : 1);
+		table_pairing(suites, suites / 2 ? suites / 2 : 1);
 	}
 	char path[128];
 	snprintf(path, sizeof path, "%s/a.json", tmpdir);

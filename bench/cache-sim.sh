@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # bench/cache-sim.sh [ROUNDS] [N]: what --count-instructions=valgrind-cache
-# tells and what it costs (docs/BENCHMARKS.md, "Cache simulation").
+# tells and what it costs (docs/noise.md and docs/cost.md).
 #
 # 1. The loop-order pair: tests/loop-order.c built -O1 -fno-tree-vectorize
 #    as ijk and as jki (same machine code, same instructions), N x N

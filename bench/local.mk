@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # bench/: programs and scripts that measure timeit itself and print figures
-# (docs/BENCHMARKS.md).  Never run by make check: "make bench" builds what
+# (docs/README.md lists where).  Never run by make check: "make bench" builds what
 # they need and runs them all.
 EXTRA_PROGRAMS = bench/launcher bench/runner bench/work bench/nop bench/hold bench/ab-sim \
 	bench/series-sim
@@ -15,7 +15,7 @@ bench_ab_sim_LDADD = $(AB_LIBS)
 # The simulation that chose timeit-series' change-point rule.
 bench_series_sim_SOURCES = bench/series-sim.c
 bench_series_sim_LDADD = $(SERIES_LIBS)
-# Not AM_CPPFLAGS: lib/spawn.h would hide the system's <spawn.h>.
+# Not AM_CPPFLAGS: lib/measure/spawn.h would hide the system's <spawn.h>.
 bench_launcher_CPPFLAGS = -I$(top_builddir)
 bench_runner_CPPFLAGS = -I$(top_builddir)
 bench_work_CPPFLAGS = -I$(top_builddir)
@@ -25,44 +25,43 @@ bench_nop_LDFLAGS = -static
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/common.sh bench/overhead.sh bench/perf-overhead.sh bench/noise.sh bench/scaling.sh \
 	bench/accounting.sh bench/outside.awk bench/ab-live.sh bench/cache-sim.sh \
-	bench/series-live.sh bench/read-scale.sh bench/series-scale.sh \
-	docs/BENCHMARKS.md
+	bench/series-live.sh bench/read-scale.sh bench/series-scale.sh
 
 BENCH_ENV = TIMEIT='$(abs_top_builddir)/timeit/timeit' \
 	BENCH_BIN='$(abs_top_builddir)/bench'
 
 # bench/nop needs a static C library; without one overhead.sh says so.
-bench: timeit/timeit timeit/timeit-compare bench/launcher bench/runner bench/work bench/hold \
+bench: timeit/timeit compare/timeit-compare bench/launcher bench/runner bench/work bench/hold \
 		bench/ab-sim bench/series-sim
 	-$(MAKE) $(AM_MAKEFLAGS) bench/nop
 	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/overhead.sh
 	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/noise.sh
 	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/scaling.sh
 	$(BENCH_ENV) $(SHELL) $(srcdir)/bench/accounting.sh
-	bench/ab-sim --compare timeit/timeit-compare
+	bench/ab-sim --compare compare/timeit-compare
 	bench/series-sim 500
 .PHONY: bench
 
 # A history of the bundled suite read back from an LNT server (docs/LNT.md,
 # "A history read back"): make bench-series-live LNT_URL=http://HOST:PORT/
 # db_default/v4/nts/submitRun; 20 nights of 5 passes, about 30 minutes.
-bench-series-live: timeit/timeit timeit/timeit-series
+bench-series-live: timeit/timeit series/timeit-series
 	TIMEIT='$(abs_top_builddir)/timeit/timeit' \
-	TIMEIT_SERIES='$(abs_top_builddir)/timeit/timeit-series' CC='$(CC)' \
+	TIMEIT_SERIES='$(abs_top_builddir)/series/timeit-series' CC='$(CC)' \
 		$(SHELL) $(srcdir)/bench/series-live.sh '$(LNT_URL)'
 .PHONY: bench-series-live
 
 # The adaptive A/B of the bundled suite against a known truth (a knob that
 # adds 3 % and 10 % of work to four benchmarks), 10 repetitions a rule:
 # about an hour on a 2-core VM, so not part of make bench.
-bench-ab-live: timeit/timeit timeit/timeit-compare abrun/timeit-ab
+bench-ab-live: timeit/timeit compare/timeit-compare abrun/timeit-ab
 	TIMEIT='$(abs_top_builddir)/timeit/timeit' \
-	TIMEIT_COMPARE='$(abs_top_builddir)/timeit/timeit-compare' CC='$(CC)' \
+	TIMEIT_COMPARE='$(abs_top_builddir)/compare/timeit-compare' CC='$(CC)' \
 		$(SHELL) $(srcdir)/bench/ab-live.sh $(AB_LIVE_REPS)
 AB_LIVE_REPS = 10
 .PHONY: bench-ab-live
 
-# The cache simulation (issue 15): about 45 minutes on a 2-core VM, so not
+# The cache simulation (docs/noise.md, docs/cost.md): about 45 minutes on a 2-core VM, so not
 # part of make bench either.
 bench-cache: timeit/timeit
 	TIMEIT='$(abs_top_builddir)/timeit/timeit' SRCDIR='$(abs_top_srcdir)' \

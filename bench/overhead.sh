@@ -8,12 +8,12 @@
 # --rusage-times), perf stat and GNU time when present.  Prints the median
 # wall time per run and the median CPU time it cost (user+sys of the tool
 # and the program), their coefficients of variation and ratios to the
-# launcher; then timeit's own peak RSS.  Targets (issue 2): timeit <= 1.05x
-# the launcher on true, peak RSS <= 1.5 MiB.
+# launcher; then timeit's own peak RSS.  Targets: timeit <= 1.05x the
+# launcher on true, peak RSS <= 1.5 MiB (docs/cost.md).
 #
 # Environment: TIMEIT, BENCH_BIN (make bench sets both); SUMMARY_DIR, the
 # directory of the summary file (default: a fresh directory under TMPDIR;
-# its file system matters, see docs/BENCHMARKS.md); BENCH_KEEP, a
+# its file system matters, see docs/cost.md); BENCH_KEEP, a
 # directory to copy the raw runner output and medians into; SPACED_ROUNDS
 # (default 5, 0 to skip), rounds of runs after a pause.
 . "$(dirname "$0")/common.sh"

@@ -7,7 +7,7 @@
 # 50 ms CPU-bound program (1 run a round): the posix_spawn+waitpid
 # launcher (the baseline), timeit --summary, perf stat alone (the floor of
 # anything on top of it), timeit-perf --summary and, when OLD names it, the
-# shell timeit-perf (built from git: see docs/BENCHMARKS.md).  Prints the
+# shell timeit-perf (built from git: see docs/cost.md).  Prints the
 # medians of the wall time per run and of the CPU time (user+sys of the
 # tool and the program), their coefficients of variation and ratios to the
 # launcher (bench/common.sh).  Then the summary's own figures (real, user:

@@ -3,7 +3,7 @@
 # read-scale.sh: how long timeit-compare takes to read and compare N tests
 # x 6 rounds a side, lit -o JSON and LNT report JSON (format 2), for each
 # N given (default 5000 20000 100000): wall and CPU time, the load
-# average.  The figures of docs/BENCHMARKS.md ("Reading at scale").
+# average.  The figures of docs/scale.md.
 #   TIMEIT=timeit TIMEIT_COMPARE=timeit-compare [READ_FORMATS="lit lnt"] bench/read-scale.sh [N...]
 set -eu
 : "${TIMEIT:?TIMEIT must name timeit}" "${TIMEIT_COMPARE:?TIMEIT_COMPARE must name timeit-compare}"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # series-scale.sh [RUNS [BENCHMARKS]]: how long timeit-series takes over
 # a history of RUNS lit -o reports of BENCHMARKS tests each (default 1000
-# x 500, issue 21's scale target: 2 s, memory linear in the samples):
+# x 500; the target: 2 s, memory linear in the samples; docs/scale.md):
 # wall, user and system time and the peak resident set (GNU time), the
 # load average.  Ten of the benchmarks take a +5 % step at the middle run
 # (their hash changes there too); the others only noise, 1 % CV.

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* bench/series-sim: the seeded simulation that chose timeit-series' rule
- * (docs/BENCHMARKS.md, "Change points over a history").  Histories of
- * nightly runs -- N nights of K samples, a step of 2, 3, 5 or 10 % up or
- * down (or none) somewhere in the middle, under the noise models of
- * bench/ab-sim plus disturbed nights and missing nights -- go to each
- * candidate rule alike:
+ * (docs/series.md).  Histories of nightly runs -- N nights of K samples,
+ * a step of 2, 3, 5 or 10 % up or down (or none) somewhere in the middle,
+ * under the noise models of bench/ab-sim plus disturbed nights and
+ * missing nights -- go to each candidate rule alike:
  *   ours        lib/series' rule (ti_series_cpoints, with its disturbed
  *               nights left out), as timeit-series runs it;
  *   pettitt     binary segmentation with Pettitt's rank statistic (its

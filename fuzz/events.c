@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* fuzz/events.c: libFuzzer target for the event-list parser
- * (ti_events_parse, what -e/--events hands to lib/events.c).  The input is
+ * (ti_events_parse, what -e/--events hands to lib/measure/events.c).  The input is
  * the list; its first byte also picks whether a buffer for the offending
  * token is passed, and how small it is. */
 #include "config.h"

@@ -17,6 +17,6 @@ done
 # (undefined behaviour); it is a bad status.
 printf 'exit 1e300\nreal 1\n' > big.time
 printf 'exit 0\nreal 1\n' > ok.time
-expect_status 2 "$top_builddir/timeit/timeit-compare" -m real big.time ok.time 2> err
+expect_status 2 "$top_builddir/compare/timeit-compare" -m real big.time ok.time 2> err
 grep -q "big.time:1: exit: bad status '1e300'" err || fail "exit 1e300: $(cat err)"
 exit 0

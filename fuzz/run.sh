@@ -41,10 +41,10 @@ libs=$(sed -n -e 's/^PFM_LIBS = //p' -e 's/^MATH_LIBS = //p' -e 's/^LIBS = //p' 
 	tr '\n' ' ')
 
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
-	-fno-sanitize-recover=undefined -I$build -I$src/lib -I$src/lib/ab -I$src/lib/stats -I$src/timeit"
+	-fno-sanitize-recover=undefined -I$build -I$src/lib -I$src/lib/measure -I$src/lib/ab -I$src/lib/stats -I$src/timeit"
 # The library and the option parser, instrumented (not the build's libtimeit.a).
 objs=
-for f in "$src"/lib/*.c "$src"/lib/ab/*.c "$src"/lib/stats/*.c "$src/timeit/options.c"; do
+for f in "$src"/lib/*.c "$src"/lib/measure/*.c "$src"/lib/ab/*.c "$src"/lib/stats/*.c "$src/timeit/options.c"; do
 	o=$build/$(basename "$f" .c).o
 	# shellcheck disable=SC2086
 	"$cc" $flags -c "$f" -o "$o"

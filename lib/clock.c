@@ -51,7 +51,7 @@ uint64_t ti_tsc_read(void)
 bool ti_tsc_invariant(void)
 {
 	/* Asked once per process: in a VM cpuid traps to the hypervisor
-	 * (about 15 us for the pair here, docs/BENCHMARKS.md). */
+	 * (about 15 us for the pair here, docs/cost.md). */
 	static int known = -1;
 	unsigned int eax, ebx, ecx, edx;
 

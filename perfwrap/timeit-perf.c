@@ -10,7 +10,7 @@
  *     timeit-perf --timeit-perf-exec-helper SPEC DIR ENV... -- FILE ARGV...
  *       -> exec FILE
  *
- * perf's stdout is an anonymous file that takes its CSV (lib/perfcsv.c;
+ * perf's stdout is an anonymous file that takes its CSV (lib/measure/perfcsv.c;
  * --log-fd, not -o: the FILE perf would open for -o is not close-on-exec
  * and would reach the command), its stderr another; the helper gives the
  * command timeit-perf's own. */
@@ -42,7 +42,7 @@
 
 #define HELPER_MARK "--timeit-perf-exec-helper"
 
-/* The default events of timeit (lib/events.c), so the summary keys are
+/* The default events of timeit (lib/measure/events.c), so the summary keys are
  * the same. */
 static const char default_events[] =
 	"task-clock,cycles,instructions,context-switches,page-faults";
@@ -254,7 +254,7 @@ static void read_counts(const struct ti_options *c, const struct ti_buf *csv, bo
 
 	ti_perfcsv_read(csv->data, csv->len ? csv->len - 1 : 0, '\t', c->events_arg, r, &t);
 	/* perf's wall clock, unless it may not have waited for the command
-	 * (then it reads near 0: lib/spawn.c's helper-to-exit time stands):
+	 * (then it reads near 0: lib/measure/spawn.c's helper-to-exit time stands):
 	 * it left the command to us, or, in fork mode, its child is the
 	 * helper, which perf may forget as well, with nobody to tell; or the
 	 * run was timed out: perf counts from the command's exec, after the
@@ -299,6 +299,34 @@ static void note_perf(const struct ti_options *c, const struct ti_record *r,
 }
 
 enum perf_outcome { PERF_RAN, PERF_CANNOT, PERF_DONE };
+
+/* perf died, or exited while the command ran: its counts are lost, which
+ * is said.  The run keeps timeit's own measure where timeit reaped the
+ * command (W->orphaned: its clock and the command's rusage, the
+ * counters-lost rule of timeit(1)); returns false where it could not,
+ * and no summary is written. */
+static bool perf_ended_early(const struct ti_wrap *w, struct ti_record *r)
+{
+	char how[64];
+
+	if (WIFSIGNALED(w->wstatus))
+		snprintf(how, sizeof how, "was killed by signal %d", WTERMSIG(w->wstatus));
+	else
+		snprintf(how, sizeof how, "exited %d", WEXITSTATUS(w->wstatus));
+	if (!w->orphaned) {
+		say("perf %s before the command ended: its counts are lost, and the "
+		    "command's times with them\n", how);
+		return false;
+	}
+	r->ncounts = 0;
+	r->user_s = (double)r->ru.ru_utime.tv_sec + r->ru.ru_utime.tv_usec / 1e6;
+	r->sys_s = (double)r->ru.ru_stime.tv_sec + r->ru.ru_stime.tv_usec / 1e6;
+	r->source = TI_SOURCE_RUSAGE;
+	r->maxrss_bytes = ti_os_maxrss_bytes(r->ru.ru_maxrss);
+	say("perf %s before the command ended: its counts are lost; times from rusage\n", how);
+	return true;
+}
+
 
 /* One run under perf into R.  PERF_CANNOT: perf ran nothing (WHY says
  * so; the redirect files are as they were); PERF_DONE: *STATUS is the
@@ -353,6 +381,13 @@ static enum perf_outcome run_perf(const struct ti_options *c, const char *perf, 
 		ti_buf_free(&csv);
 		return PERF_DONE;
 	}
+	if (w.cut) {
+		/* Stopped before perf started the command: no counts. */
+		ti_spawn_abort(&ch);
+		ti_buf_free(&csv);
+		r->source = TI_SOURCE_RUSAGE;
+		return PERF_RAN;
+	}
 	if (!w.started) {
 		perf_problem(err, why, wlen);
 		if (w.exec_errno)
@@ -364,7 +399,12 @@ static enum perf_outcome run_perf(const struct ti_options *c, const char *perf, 
 		ti_buf_free(&csv);
 		return PERF_CANNOT;
 	}
-	read_counts(c, &csv, w.orphaned || fork_mode, r);
+	if (w.early && !perf_ended_early(&w, r)) {
+		*status = TI_STATUS_INTERNAL;
+		return PERF_DONE;
+	}
+	if (!w.early)
+		read_counts(c, &csv, w.orphaned || fork_mode, r);
 	ti_buf_free(&csv);
 	return PERF_RAN;
 }
@@ -449,8 +489,9 @@ static int parse(int argc, char **argv, struct ti_options *c)
 		printf("timeit-perf %s\n", PACKAGE_VERSION);
 		return stdout_status(0);
 	case TI_PARSE_USAGE:
-		fprintf(stderr, "error: %s\n", msg);
-		ti_options_usage_prog(TI_PROGRAM_PERF, stderr);
+		/* The error and the usage line, without the whole help. */
+		fprintf(stderr, "error: %s\nusage: timeit-perf [options] [--] command [arguments ...]\n"
+			"Try 'timeit-perf --help' for the options.\n", msg);
 		return TI_STATUS_USAGE;
 	case TI_PARSE_INVALID:
 		say("%s\n", msg);
@@ -489,7 +530,7 @@ int main(int argc, char **argv)
 	if (paths_clash(&c))
 		return TI_STATUS_USAGE;
 
-	/* Stop signals wait for lib/spawn.c's handlers (timeit.c). */
+	/* Stop signals wait for lib/measure/spawn.c's handlers (timeit.c). */
 	sigset_t stop;
 	ti_spawn_stop_set(&stop);
 	sigprocmask(SIG_BLOCK, &stop, NULL);

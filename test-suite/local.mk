@@ -107,7 +107,7 @@ DEMO_BUDGET = 150
 DEMO_COMPARE_FLAGS = --min-change 2
 DEMO_AB = +@$(MAKE) --no-print-directory -f $(abs_top_srcdir)/test-suite/Makefile ab \
 	TIMEIT='$(abs_top_builddir)/timeit/timeit' \
-	TIMEIT_COMPARE='$(abs_top_builddir)/timeit/timeit-compare' \
+	TIMEIT_COMPARE='$(abs_top_builddir)/compare/timeit-compare' \
 	TIMEIT_AB='$(abs_top_builddir)/abrun/timeit-ab' \
 	SIZE=small SAMPLES=$(DEMO_SAMPLES) AB_BUDGET=$(DEMO_BUDGET) \
 	COMPARE_FLAGS='$(DEMO_COMPARE_FLAGS)'

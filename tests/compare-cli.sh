@@ -4,7 +4,7 @@
 # option --help lists.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
-COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
+COMPARE=${COMPARE:-$top_builddir/compare/timeit-compare}
 page=$top_srcdir/man/timeit-compare.1
 
 "$COMPARE" --help >help || fail "--help exited $?"

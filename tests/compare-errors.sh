@@ -5,7 +5,7 @@
 # failed runs are reported in the table, not as errors.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
-COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
+COMPARE=${COMPARE:-$top_builddir/compare/timeit-compare}
 
 # err_is WANT ARGS...: exits 2 and the first stderr line is WANT.
 err_is() {
@@ -114,7 +114,12 @@ err_is "timeit-compare: dup2.time:3: exit: second line (the first is line 1)" du
 # Other metrics are the same; a line not used may repeat.
 err_is "timeit-compare: dup.time:4: user: second line (the first is line 2)" -m user dup.time B
 printf 'exit 0\nuser 1.0\nfuture 1\nfuture 2\n' >dup3.time
-expect_status 0 "$COMPARE" dup3.time B >/dev/null
+mkdir D3
+cp dup3.time D3/x.time
+expect_status 0 "$COMPARE" D3 B >/dev/null
+# Two sides that share no benchmark: an error naming one of each, not a
+# table of "missing" rows.
+err_is "timeit-compare: no benchmark in common: A (dup3.time) has 1, e.g. 'dup3'; B (B) has 1, e.g. 'x'" dup3.time B
 # JSON inputs: a negative metric is malformed too.
 printf '{"tests": [\n {"name": "s :: t", "code": "PASS", "metrics": {"exec_time": -1}}]}\n' >neglit.json
 err_is "timeit-compare: neglit.json:2: t: exec_time: negative value -1" neglit.json B
@@ -158,7 +163,7 @@ if [ -w /dev/full ]; then
 fi
 
 # Missing and failed benchmarks are rows, not errors; x, one sample a
-# side, is undecided (issue 20: one sample shows no spread).
+# side, is undecided (one sample shows no spread).
 printf 'exit 0\nreal 1.0\nuser 1.0\nsys 0.0\n' >A/onlya.time
 printf 'exit 0\nreal 1.0\nuser 1.0\nsys 0.0\n' >B/onlyb.time
 printf 'exit 1\nreal 1.0\nuser 1.0\nsys 0.0\n' >A/bad.time
@@ -222,4 +227,20 @@ if command -v strace >/dev/null 2>&1 && strace -o /dev/null -e inject=write:dela
 	ls -a sig | grep -q '^\.timeit\.tmp' && fail "a signal left a temporary file: $(ls -a sig)"
 	[ ! -e sig/out.svg ] || tail -n 1 sig/out.svg | grep -q '^</svg>$' || fail "half a plot"
 fi
+# A file that is no summary among the summaries is an error naming it; a
+# summary without the metric stays a failed run, said in the why.
+mkdir G H
+cp A/x.time G/x.time
+cp A/x.time H/x.time
+echo garbage > G/y.time
+cp A/x.time H/y.time
+err_is "timeit-compare: G/y.time: not a timeit summary (no 'exit' line)" G H
+printf 'exit 0\nreal 1.0\n' > G/y.time
+expect_status 0 "$COMPARE" --format csv G H > gh.csv 2>err || true
+grep -q '^y,.*failed' gh.csv || grep -q '^y,.*no exec_time' gh.csv ||
+	fail "a summary without the metric: $(cat gh.csv)"
+# A run's machine name too long for its field is refused, not cut.
+long=$(printf '%300s' '' | tr ' ' m)
+printf '{"format_version": "2", "machine": {"name": "%s"}, "run": {}, "tests": [{"name": "nts.t", "execution_time": [1]}]}\n' "$long" > long.json
+err_is "timeit-compare: long.json: the machine's name, the run order or the start time is longer than 255, 255 or 63 bytes" long.json long.json
 exit 0

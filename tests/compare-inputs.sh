@@ -7,7 +7,7 @@
 # one benchmark merge across files and paths.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
-COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
+COMPARE=${COMPARE:-$top_builddir/compare/timeit-compare}
 
 # Summary directories written by timeit: A/<bench>.<i>.time, B/<i>/<bench>.time.
 mkdir A B
@@ -90,7 +90,7 @@ mkdir jb && cp slow.json jb/multi.json
 [ "$(csv_field tc.csv multi median_a)" = 1 ] || fail "task-clock from counters, in seconds: $(cat tc.csv)"
 [ "$(csv_field tc.csv multi n_a)" = 1 ] || fail "runs without the counter lack the metric: $(cat tc.csv)"
 # Counts timeit takes from rusage have a "value" and no "scaled"
-# (lib/summary.c ti_json_record): page-faults and context-switches are
+# (lib/measure/summary.c ti_json_record): page-faults and context-switches are
 # metrics of a --json file like any counter.
 cat >rus.json <<'JSON'
 {"runs": [
@@ -129,7 +129,7 @@ printf '{"runs": [{"status": 1, "user": 1.0}]}\n' >jf/multi.json
 [ "$(csv_field f2.csv multi verdict)" = failed ] || fail "every run failed: $(cat f2.csv)"
 
 # valgrind's instruction count of a --json file (top-level "valgrind",
-# lib/vgcount.c) classifies the change; equal counts: same code.
+# lib/measure/vgcount.c) classifies the change; equal counts: same code.
 for side in a b; do
 	mkdir "vg$side"
 	u=1.0 ks='1 2 3 4 5'

@@ -8,7 +8,7 @@
 # estimated cycles; the estimated cycles as the metric are an exact
 # regression; the instruction count is exactly unchanged.
 . "$top_srcdir/tests/setup"
-COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
+COMPARE=${COMPARE:-$top_builddir/compare/timeit-compare}
 : "${CC:=cc}"
 
 command -v valgrind >/dev/null 2>&1 || skip "valgrind is not installed"

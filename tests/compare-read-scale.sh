@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# Reading is linear in the number of benchmarks (issue 22): lit -o and LNT
+# Reading is linear in the number of benchmarks: lit -o and LNT
 # reports of 5 000 and 20 000 tests, one file a side; the 4 times larger
 # input must take less than 10 times the CPU time (a linear lookup per
 # sample made it 16 to 20 times).  A ratio of two runs on this machine, not
-# a time.  docs/BENCHMARKS.md has the figures.
+# a time.  docs/scale.md has the figures.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
-COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
+COMPARE=${COMPARE:-$top_builddir/compare/timeit-compare}
 
 # gen FORMAT N SEED: a report of N tests.
 gen() {

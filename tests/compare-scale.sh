@@ -6,7 +6,7 @@
 # instead of forming the 10^8 of them (1.6 GB before).  Not timed.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
-COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
+COMPARE=${COMPARE:-$top_builddir/compare/timeit-compare}
 
 # The sanitizers reserve terabytes of address space: no limit can hold.
 [ -z "${TIMEIT_SANITIZED:-}" ] || skip "an address-space limit cannot be tested under ASan"

@@ -5,7 +5,7 @@
 # and with nothing to plot; a failed comparison leaves no file behind.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
-COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
+COMPARE=${COMPARE:-$top_builddir/compare/timeit-compare}
 GEN=${GEN:-$top_builddir/tests/compare-gen}
 command -v rsvg-convert >/dev/null 2>&1 || skip "rsvg-convert (librsvg2-bin) is not installed"
 
@@ -76,13 +76,19 @@ done
 render wide.svg
 grep -q '<title>interval continues</title>' wide.svg || fail "no arrowhead at a cut interval: $(cat wide.svg)"
 
-# Nothing on both sides: still a valid picture.
+# Nothing on both sides: an error, and no picture.
 printf '{"tests": [{"name": "x", "code": "PASS", "metrics": {"exec_time": 1}}]}\n' >x.json
-"$COMPARE" --svg empty.svg x.json b.json >/dev/null || fail "compare --svg, nothing in common"
-render empty.svg
+expect_status 2 "$COMPARE" --svg empty.svg x.json b.json >/dev/null 2>err
+grep -q 'no benchmark in common' err || fail "compare --svg, nothing in common: $(cat err)"
+[ ! -e empty.svg ] || fail "a plot of nothing in common"
 
 # An input error: status 2 and no plot.
 printf 'exit 0\nuser x\n' >bad.time
 expect_status 2 "$COMPARE" --svg none.svg A bad.time 2>/dev/null
 [ ! -e none.svg ] || fail "a plot was written despite the error"
+# One benchmark is said in the singular; the title starts at the left edge.
+mkdir one && (cd one && "$GEN" A 3 1 5 0.01 0 0 && "$GEN" B 4 1 5 0.01 0.03 5) || fail "gen one"
+"$COMPARE" --no-adjust --svg one.svg one/A one/B >/dev/null || [ $? -eq 1 ] || fail "compare one"
+grep -q 'over 1 benchmark;' one.svg || fail "one benchmark not said in the singular"
+grep -q '<text x="10" y="20"' one.svg || fail "the title does not start at the left edge"
 exit 0

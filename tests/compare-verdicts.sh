@@ -5,10 +5,10 @@
 # paired and unpaired, "unchanged" only with evidence, the gate on the
 # estimator and at its edge, failed runs, binary identity, noise flags,
 # the geometric mean, --undecided and --looks, formats and exit statuses.
-# Each regression case of issue 12 has its block.
+# Each regression case of the first verdict engine has its block.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
-COMPARE=${COMPARE:-$top_builddir/timeit/timeit-compare}
+COMPARE=${COMPARE:-$top_builddir/compare/timeit-compare}
 GEN=${GEN:-$top_builddir/tests/compare-gen}
 
 # count VERDICT FILE: rows of a CSV output with that verdict (field 14).
@@ -53,7 +53,7 @@ expect_status 0 "$COMPARE" --format csv Q1 Q2 >q.csv
 grep -q ',unchanged,no,,equivalent: 90% interval .* within +-1%,' q.csv || fail "equivalence reason: $(cat q.csv)"
 
 # A 5 % slowdown of 5 benchmarks of 20 at 1 % noise: found, exit 1.  The
-# rounds share nothing, but they are pairs by design (issue 20: the old
+# rounds share nothing, but they are pairs by design (the old
 # rule left them unpaired by their correlation); the footer says so.
 "$GEN" base 3 20 10 0.01 0 0
 "$GEN" slow 4 20 10 0.01 0.05 5
@@ -395,7 +395,8 @@ assert d["geomean"]["method"] == "round" and d["geomean"]["n"] == 20, d["geomean
 assert d["geomean"]["rounds"] == 10 and d["geomean"]["level"] == 0.95, d["geomean"]
 ' out.json || fail "json: $(cat out.json)"
 fi
-# Issue 20, each finding of the audit as it was found.
+# The audit of the rank-test rule, each finding as it was found
+# (docs/verdicts.md, "Why the rule is what it is").
 # 1. The floor: 129 benchmarks, --looks 5, 6 rounds, 2 % noise and a 3 %
 # load shared within a round; one benchmark at x0.4 in every round.  The
 # signed rank's smallest p, 2^-5, cannot pass 0.01/129 whatever the

@@ -1,18 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* drive-test: what lib/drive decides without running anything: lit's
+/* drive-test: what lib/drive decides without running a benchmark: lit's
  * --filter for odd names, the tests of a lit -o file as lib/ab/read-lit.c
- * lists them (micro-results follow their test), the looks of a run, and
- * the ranges of its configuration (TAP). */
+ * lists them (micro-results follow their test), the looks of a run, the
+ * ranges of its configuration, and the rounds driving a runner of the
+ * test's own through drive-runner.h alone, on both schedules (TAP). */
 #include "config.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#include "drive-int.h"
+#include "drive-child.h"
+#include "drive-runner.h"
 #include "drive.h"
+#include "os.h"
 #include "read.h"
 #include "tap.h"
 
@@ -40,6 +46,223 @@ static int lit_tests(const char *json, struct ti_ab_lit_test **t, size_t *n, str
 	close(fd);
 	unlink(path);
 	return rc;
+}
+
+/* A runner of the test's own, through drive-runner.h alone: one child
+ * (true) per side and round over every unit, canned results written
+ * when it ends as timeit summaries DIR/SIDE/NAME.ROUND.time.  Unit t1 is
+ * twice as slow on B, t2 the same, t3 gone from B's round 2. */
+static struct {
+	char dir[64];
+	int starts, ends, afters;
+	char done[16];			/* the sides done, in order: "ABBA" */
+	const struct ti_cpuset *cpus[4];	/* where each ran */
+	size_t ndone;
+	unsigned loads[3];		/* load calls by round (0: all) */
+} fake;
+
+static const char *const fake_unit[] = { "t1", "t2", "t3" };
+static const double fake_value[2][3][2] = {
+	{ { 1.00, 1.01 }, { 1.00, 1.02 }, { 1.00, 1.00 } },
+	{ { 2.00, 2.02 }, { 1.01, 1.00 }, { 1.00, -1 } },
+};
+
+static int fake_start(struct ti_drive *d)
+{
+	fake.starts++;
+	d->state = &fake;
+	return 0;
+}
+
+static int fake_jobs(struct ti_drive *d, struct ti_drive_round *rd)
+{
+	rd->n = 2;
+	if (!(rd->jobs = calloc(2, sizeof *rd->jobs)))
+		return -ENOMEM;
+	for (size_t k = 0; k < 2; k++) {
+		struct ti_drive_job *j = &rd->jobs[k];
+		j->side = d->c.schedule == TI_DRIVE_DUET ? (int)k : (int)(k ^ (size_t)rd->first);
+		j->round = rd->r;
+		j->unit = SIZE_MAX;
+		j->what = "*";
+		if (!(j->argv = calloc(2, sizeof *j->argv)) || !(j->argv[0] = strdup("true")))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void fake_done(struct ti_drive *d, struct ti_drive_job *j)
+{
+	char path[128];
+
+	(void)d;
+	fake.done[fake.ndone] = "AB"[j->side];
+	fake.cpus[fake.ndone++ % 4] = j->cpus;
+	for (size_t u = 0; u < 3; u++) {
+		double v = fake_value[j->side][u][j->round - 1];
+		FILE *f;
+		snprintf(path, sizeof path, "%s/%c/%s.%u.time", fake.dir, "AB"[j->side], fake_unit[u],
+			 j->round);
+		if (v > 0 && (f = fopen(path, "w"))) {
+			fprintf(f, "exit 0\nreal %.4f\nuser %.4f\nsys 0.0000\n", v, v);
+			fclose(f);
+		}
+	}
+}
+
+static int fake_after(struct ti_drive *d, struct ti_drive_round *rd)
+{
+	fake.afters++;
+	fprintf(d->rounds_f, "%u %s\n", rd->r, d->order[rd->r]);
+	return 0;
+}
+
+static int fake_load(struct ti_drive *d, int side, unsigned r, struct ti_ab_set *set)
+{
+	char dir[96];
+	struct ti_ab_error err;
+	int rc;
+
+	fake.loads[r < 3 ? r : 0]++;
+	memset(set, 0, sizeof *set);
+	snprintf(dir, sizeof dir, "%s/%c", fake.dir, "AB"[side]);
+	if ((rc = ti_ab_read(set, dir, d->c.ab.metric, 1, &err)) < 0)
+		return snprintf(d->err, sizeof d->err, "%.700s: %.200s", err.path, err.what), rc;
+	ti_ab_sort(set);
+	return 0;
+}
+
+static const char *fake_where(const struct ti_drive *d, int side)
+{
+	(void)d;
+	return side ? "fake B" : "fake A";
+}
+
+static void fake_end(struct ti_drive *d)
+{
+	fake.ends++;
+	d->state = NULL;
+}
+
+static const struct ti_drive_runner fake_runner = {
+	.prefix = "fake-", .left = "left", .keyed = true,
+	.start = fake_start, .end = fake_end,
+	.jobs = fake_jobs, .after = fake_after,
+	.done = fake_done,
+	.load = fake_load, .where = fake_where,
+};
+
+/* The whole of file DIR/NAME (at most LEN - 1 bytes) into BUF. */
+static const char *slurp(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+	size_t n = 0;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if ((f = fopen(path, "r"))) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* BUF on one line, for a TAP description: newlines as '|'. */
+static const char *flat(char *buf)
+{
+	for (char *p = buf; *p; p++)
+		*p = *p == '\n' ? '|' : *p;
+	return buf;
+}
+
+/* Two rounds of the fake runner on SCHEDULE (a duet on CPU 0 twice). */
+static void fake_run(int line, enum ti_drive_schedule schedule)
+{
+	struct ti_cpuset cpus[2] = { { 0, NULL }, { 0, NULL } };
+	struct ti_drive_config c;
+	struct ti_drive d;
+	char buf[1024], sub[96];
+	bool ok;
+	int rc;
+
+	memset(&fake, 0, sizeof fake);
+	snprintf(fake.dir, sizeof fake.dir, "/tmp/drive-test.XXXXXX");
+	if (!mkdtemp(fake.dir)) {
+		tap_ok(0, line, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	for (int s = 0; s < 2; s++) {
+		snprintf(sub, sizeof sub, "%s/%c", fake.dir, "AB"[s]);
+		mkdir(sub, 0777);
+	}
+	ti_drive_config_init(&c);
+	c.out = fake.dir;
+	c.max = 2;
+	c.schedule = schedule;
+	ti_cpuset_add(&cpus[0], 0);
+	ti_cpuset_add(&cpus[1], 0);
+	c.cpus = cpus;
+	c.ncpus = 2;
+	rc = ti_drive_rounds(&d, &c, &fake_runner, (char *const *)fake_unit, 3);
+	tap_ok(rc == 0 && d.rounds == 2 && !d.stop_signal, line, "two rounds: %d, %u %s", rc,
+	       d.rounds, d.err);
+	tap_ok(fake.starts == 1 && fake.ends == 1 && fake.afters == 2 && !d.state, line,
+	       "start, end once; after each round: %d %d %d", fake.starts, fake.ends, fake.afters);
+	tap_ok(fake.loads[1] == 2 && fake.loads[2] == 2 && fake.loads[0] == 2, line,
+	       "each round's results loaded, and all at the look: %u %u %u", fake.loads[1],
+	       fake.loads[2], fake.loads[0]);
+	if (schedule == TI_DRIVE_SEQUENTIAL)
+		tap_ok(fake.ndone == 4 && strcmp(fake.done, "ABBA") == 0 && !fake.cpus[0], line,
+		       "the order alternated, not pinned: %s", fake.done);
+	else
+		tap_ok(fake.ndone == 4 && fake.done[0] != fake.done[1] && fake.done[2] != fake.done[3],
+		       line, "pairs: %s", fake.done);
+	if (schedule == TI_DRIVE_DUET)
+		for (size_t k = 0; k < 4; k++)
+			tap_ok(fake.cpus[k] == &cpus[(fake.done[k] == 'B') ^ (k >= 2)], line,
+			       "run %zu (%c) on its slot's set, swapped in round 2", k, fake.done[k]);
+	ok = strcmp(slurp(fake.dir, "fake-stop.tsv", buf, sizeof buf),
+		    "t1\t2\tdecided\nt2\t2\tmax samples\n"
+		    "t3\t1\tmissing: not in side B's results of round 2\n") == 0;
+	tap_ok(ok, line, "the stop table: %s", flat(buf));
+	ok = strcmp(slurp(fake.dir, "fake-rounds.log", buf, sizeof buf), "1 AB\n2 BA\n") == 0;
+	tap_ok(ok, line, "the runner's rounds.log: %s", flat(buf));
+	slurp(fake.dir, "fake-samples.tsv", buf, sizeof buf);
+	ok = strstr(buf, schedule == TI_DRIVE_DUET ? "\n1\tA\t*\tduet\t0\t" : "\n2\tB\t*\tsequential\t-\t") &&
+	     strstr(buf, "\texit 0\n") && !strstr(buf, "\texit 1");
+	tap_ok(ok, line, "samples.tsv: %s", flat(buf));
+	ti_drive_free(&d);
+	ti_cpuset_free(&cpus[0]);
+	ti_cpuset_free(&cpus[1]);
+	snprintf(buf, sizeof buf, "rm -rf '%s'", fake.dir);
+	(void)!system(buf);
+}
+
+/* A stop signal ends every child running, however many: 100 at once,
+ * more than a fixed table held. */
+static void stop_reaches_all(void)
+{
+	enum { N = 100 };
+	static char *argv[] = { "sleep", "30", NULL };
+	struct ti_drive_job job[N], *jobs[N];
+	size_t ended = 0;
+
+	memset(job, 0, sizeof job);
+	for (size_t i = 0; i < N; i++) {
+		job[i].argv = argv;
+		jobs[i] = &job[i];
+	}
+	ti_drive_child_signals(true);
+	int rc = ti_drive_child_start(jobs, N);
+	TAP_OK(rc == 0, "%d children started: %s", N, rc ? strerror(-rc) : "ok");
+	raise(SIGTERM);
+	for (size_t i = 0; rc == 0 && i < N; i++) {
+		ti_drive_child_wait(&job[i]);
+		ended += WIFSIGNALED(job[i].status) && WTERMSIG(job[i].status) == SIGTERM;
+	}
+	ti_drive_child_signals(false);
+	TAP_OK(ended == N && ti_drive_child_stopped() == SIGTERM, "SIGTERM ended %zu of %d", ended, N);
 }
 
 int main(void)
@@ -172,5 +395,14 @@ int main(void)
 		ti_cpuset_free(&two[0]);
 		ti_cpuset_free(&two[1]);
 	}
+
+	/* A runner lib/drive does not know, on both schedules: the loop
+	 * needs no change for a third runner. */
+	fake_run(__LINE__, TI_DRIVE_SEQUENTIAL);
+	if (ti_os_has(TI_OS_AFFINITY))
+		fake_run(__LINE__, TI_DRIVE_DUET);
+	else
+		tap_skip("the fake runner in a duet: no CPU affinity on this system");
+	stop_reaches_all();
 	return tap_done();
 }

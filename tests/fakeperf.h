@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* fakeperf: a scripted perf_event_open behind lib/counters.h's seam, for
+/* fakeperf: a scripted perf_event_open behind lib/measure/counters.h's seam, for
  * the unit tests.  Each event is a raw config 0..FAKE_EVENTS-1 (parse
  * "r0,r1,..."), which picks its script row; an opened event's fd is
  * 100 + config. */

@@ -47,16 +47,16 @@ tests_options_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/timeit
 TESTS += tests/man.sh
 EXTRA_DIST += tests/man.sh
 
-# Issue 3: event selection, repeats, noise control.
+# event selection, repeats, noise control.
 TESTS += tests/strict-test tests/pfm-test
 check_PROGRAMS += tests/strict-test tests/pfm-test
 tests_strict_test_SOURCES = tests/strict-test.c tests/fakeperf.c tests/fakeperf.h
-# Issue 14: counters lost at a privilege-changing exec (decision, seam, real).
+# counters lost at a privilege-changing exec (decision, seam, real).
 TESTS += tests/lost-test tests/counters-lost.sh
 check_PROGRAMS += tests/lost-test
 tests_lost_test_SOURCES = tests/lost-test.c tests/fakeperf.c tests/fakeperf.h
 EXTRA_DIST += tests/counters-lost.sh
-# Issue 14: result and redirect files against what the command does;
+# result and redirect files against what the command does;
 # every fatal signal handled.
 TESTS += tests/result-files.sh tests/signals-all.sh
 EXTRA_DIST += tests/result-files.sh tests/signals-all.sh
@@ -73,8 +73,14 @@ TESTS += tests/repeat-test
 check_PROGRAMS += tests/repeat-test
 TESTS += tests/repeat.sh
 EXTRA_DIST += tests/repeat.sh
+TESTS += tests/repeat-output.sh
+EXTRA_DIST += tests/repeat-output.sh
+TESTS += tests/suggest-option.sh
+EXTRA_DIST += tests/suggest-option.sh
+TESTS += tests/suggest-compare.sh
+EXTRA_DIST += tests/suggest-compare.sh
 
-# Issue 8: --count-instructions=valgrind.
+# --count-instructions=valgrind.
 TESTS += tests/vgcount-test tests/vgcount.sh tests/vgcount-missing.sh
 check_PROGRAMS += tests/vgcount-test tests/vgcount-work
 tests_vgcount_work_SOURCES = tests/vgcount-work.c
@@ -82,8 +88,8 @@ tests_vgcount_work_CFLAGS = $(WARN_CFLAGS)
 tests_vgcount_work_LDFLAGS =
 tests_vgcount_work_LDADD =
 EXTRA_DIST += tests/vgcount.sh tests/vgcount-missing.sh
-# Issue 15: --count-instructions=valgrind-cache (loop-order.c is built by
-# the test, at -O1 -fno-tree-vectorize, twice); issue 14: the count run's
+# --count-instructions=valgrind-cache (loop-order.c is built by
+# the test, at -O1 -fno-tree-vectorize, twice); the count run's
 # limits, interrupts and --valgrind path.
 TESTS += tests/vgcount-cache.sh tests/vgcount-limits.sh
 EXTRA_DIST += tests/vgcount-cache.sh tests/vgcount-limits.sh tests/loop-order.c
@@ -94,11 +100,11 @@ EXTRA_DIST += tests/cli.sh tests/exit-status.sh tests/summary.sh tests/timeit-op
 TESTS += tests/signals.sh tests/redirect.sh tests/limits.sh tests/measure.sh
 EXTRA_DIST += tests/signals.sh tests/redirect.sh tests/limits.sh tests/measure.sh
 
-# Issue 6: timeit-perf, the perf-stat wrapper.
+# timeit-perf, the perf-stat wrapper.
 TESTS += tests/perfwrap-conformance.sh tests/perfwrap-lint.sh tests/perfwrap-fallback.sh \
-	tests/perfwrap-lost.sh tests/perfwrap-reliability.sh tests/perfwrap-orphan.sh
+	tests/perfwrap-lost.sh tests/perfwrap-reliability.sh tests/perfwrap-orphan.sh tests/perfwrap-early.sh
 EXTRA_DIST += tests/perfwrap-conformance.sh tests/perfwrap-lint.sh tests/perfwrap-fallback.sh \
-	tests/perfwrap-lost.sh tests/perfwrap-reliability.sh tests/perfwrap-orphan.sh
+	tests/perfwrap-lost.sh tests/perfwrap-reliability.sh tests/perfwrap-orphan.sh tests/perfwrap-early.sh
 TESTS += tests/noise-test
 check_PROGRAMS += tests/noise-test
 # The platform seam (lib/os.h) over fake /proc and /sys trees.
@@ -110,7 +116,7 @@ EXTRA_DIST += tests/perf-enosys.sh
 TESTS += tests/noise.sh
 EXTRA_DIST += tests/noise.sh
 
-# Issue 7: fault injection and robustness (each a few seconds at most).
+# fault injection and robustness (each a few seconds at most).
 TESTS += tests/reliability-summary.sh tests/reliability-nofile.sh \
 	tests/reliability-timeout.sh tests/reliability-signals.sh \
 	tests/reliability-concurrent.sh tests/reliability-stdio.sh \
@@ -123,11 +129,11 @@ EXTRA_DIST += tests/reliability-summary.sh tests/reliability-nofile.sh \
 # timeit-compare: end-to-end tests on generated and hand-written results.
 check_PROGRAMS += tests/compare-gen
 TESTS += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.sh tests/compare-scale.sh \
-	tests/compare-readers.sh tests/compare-read-scale.sh tests/compare-report-edges.sh \
+	tests/compare-readers.sh tests/compare-read-scale.sh tests/compare-report-edges.sh tests/compare-cells.sh \
 	tests/compare-loop-order.sh \
 	tests/compare-svg.sh tests/compare-cli.sh
 EXTRA_DIST += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verdicts.sh tests/compare-scale.sh \
-	tests/compare-readers.sh tests/compare-read-scale.sh tests/compare-report-edges.sh \
+	tests/compare-readers.sh tests/compare-read-scale.sh tests/compare-report-edges.sh tests/compare-cells.sh \
 	tests/compare-loop-order.sh \
 	tests/compare-svg.sh tests/compare-cli.sh
 
@@ -141,7 +147,7 @@ EXTRA_DIST += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-arg
 	tests/test-suite-perf.sh
 # LNT: names, metrics and make submit against a stand-in submitRun.
 TESTS += tests/test-suite-lnt.sh
-# Issue 15: COUNT_INSTRUCTIONS=valgrind-cache in the suite's reports.
+# COUNT_INSTRUCTIONS=valgrind-cache in the suite's reports.
 TESTS += tests/test-suite-cache.sh
 EXTRA_DIST += tests/test-suite-cache.sh
 EXTRA_DIST += tests/test-suite-lnt.sh tests/lnt-server.py tests/lnt/nts-schema.txt \
@@ -149,8 +155,8 @@ EXTRA_DIST += tests/test-suite-lnt.sh tests/lnt-server.py tests/lnt/nts-schema.t
 
 # timeit-ab on a small lit suite of its own (tests/lit-ab).
 TESTS += tests/timeit-ab.sh tests/timeit-ab-lint.sh tests/ab-live-knob.sh tests/demo-aa.sh
-TESTS += tests/timeit-ab-lit.sh
-EXTRA_DIST += tests/timeit-ab-lit.sh tests/lit-fake/lit.cfg tests/lit-fake/fakeformat.py
+TESTS += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh
+EXTRA_DIST += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh tests/lit-fake/lit.cfg tests/lit-fake/fakeformat.py
 EXTRA_DIST += tests/timeit-ab.sh tests/timeit-ab-lint.sh tests/ab-live-knob.sh tests/demo-aa.sh tests/lit-ab/lit.cfg tests/lit-ab/timedtest.py tests/lit-ab/spin.c \
 	tests/lit-ab/slow.test tests/lit-ab/fast.test tests/lit-ab/same.test
 
@@ -187,9 +193,10 @@ tests_verdict_test_LDADD = $(AB_LIBS)
 TESTS += tests/series-test
 check_PROGRAMS += tests/series-test
 tests_series_test_LDADD = $(SERIES_LIBS)
-# lib/drive without running anything: lit's filter, names, looks, ranges.
+# lib/drive without running a benchmark: lit's filter, names, looks,
+# ranges, and the rounds over a runner of the test's own.
 TESTS += tests/drive-test
 check_PROGRAMS += tests/drive-test
 tests_drive_test_LDADD = $(DRIVE_LIBS)
-TESTS += tests/series-cli.sh tests/series-lnt.sh
-EXTRA_DIST += tests/series-cli.sh tests/series-lnt.sh
+TESTS += tests/series-cli.sh tests/series-lnt.sh tests/series-lnt-answers.sh
+EXTRA_DIST += tests/series-cli.sh tests/series-lnt.sh tests/series-lnt-answers.sh

@@ -24,11 +24,11 @@ options_documented() {
 
 lint "$top_srcdir/man/timeit.1"
 options_documented "$TIMEIT" "$top_srcdir/man/timeit.1"
-options_documented "$top_builddir/timeit/timeit-series" "$top_srcdir/man/timeit-series.1"
+options_documented "$top_builddir/series/timeit-series" "$top_srcdir/man/timeit-series.1"
 
 # Every program's --help reads in an 80-column terminal.
-for prog in "$TIMEIT" "$top_builddir/timeit/timeit-compare" "$top_builddir/perfwrap/timeit-perf" \
-	"$top_builddir/abrun/timeit-ab" "$top_builddir/timeit/timeit-series"; do
+for prog in "$TIMEIT" "$top_builddir/compare/timeit-compare" "$top_builddir/perfwrap/timeit-perf" \
+	"$top_builddir/abrun/timeit-ab" "$top_builddir/series/timeit-series"; do
 	"$prog" --help >help || fail "${prog##*/} --help exited $?"
 	awk 'length > 79 { print; bad = 1 } END { exit bad }' help >long ||
 		fail "${prog##*/} --help: lines over 79 columns: $(cat long)"

@@ -184,7 +184,7 @@ fi
 # task-clock is its rusage user+sys to within a few per cent (the
 # difference is a constant ~0.1 ms per process: the command's set-up
 # before exec and each exit's teardown after the counters are detached,
-# docs/BENCHMARKS.md; one child lost of four would be 25 %).
+# docs/how-it-counts.md; one child lost of four would be 25 %).
 if [ $counting = yes ]; then
 	# Once in ~80 loaded make check runs rusage had one child fewer (ratio
 	# 1.35, the other way from a lost counter): said, and a second run

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* perfcsv-test: perf stat's -x output read into a record (lib/perfcsv.c):
+/* perfcsv-test: perf stat's -x output read into a record (lib/measure/perfcsv.c):
  * counted, not counted and not supported events, the tool events, the
  * ":u" of an unprivileged perf, multiplexing and a PMU name with commas. */
 #include "config.h"
@@ -62,6 +62,19 @@ int main(void)
 	n = read_csv("# x\n1\t\n\n3\t\tpage-faults", '\t', NULL);
 	TAP_OK(n == 1 && r.ncounts == 1 && r.counts[0].value == 3 && r.counts[0].running == 1,
 	       "the last line without a newline (%zu)", n);
+	/* A number beyond a double, or not one: no count, no time (never
+	 * "inf" in a summary); duration_time not counted: no wall time, as
+	 * timeit-perf's own clock stands. */
+	read_csv("1e999\tmsec\ttask-clock\t5\t100.00\t\t\n"
+		 "nan\t\tpage-faults\t5\t100.00\t\t\n"
+		 "<not counted>\tns\tduration_time\t0\t100.00\t\t\n"
+		 "1e999\tns\tuser_time\t0\t100.00\t\t\n", '\t', NULL);
+	TAP_OK(r.ncounts == 2 && !r.counts[0].counted && !r.counts[1].counted,
+	       "1e999 and nan: not counted (%d %d)", r.counts[0].counted, r.counts[1].counted);
+	TAP_OK(t.duration_s == -1, "duration_time <not counted>: none (%g)", t.duration_s);
+	TAP_OK(isfinite(t.user_s) && t.user_s == 0, "user_time 1e999: 0, finite (%g)", t.user_s);
+	read_csv("1e999\tns\tduration_time\t0\t100.00\t\t\n", '\t', NULL);
+	TAP_OK(t.duration_s == -1, "duration_time 1e999: none (%g)", t.duration_s);
 	/* More events than a record holds: the rest is dropped, not overrun. */
 	char many[40 * 16 + 1] = "";
 	for (int i = 0; i < 40; i++)

@@ -22,7 +22,7 @@ if grep -q -- '--with-bug-url=.' "$top_builddir/config.status"; then
 else
 	[ -z "$PACKAGE_BUGREPORT" ] || fail "a bug-report address nobody configured: $PACKAGE_BUGREPORT"
 fi
-for p in "$TIMEIT" "$top_builddir/timeit/timeit-compare" "$top_builddir/timeit/timeit-series" \
+for p in "$TIMEIT" "$top_builddir/compare/timeit-compare" "$top_builddir/series/timeit-series" \
 	"$top_builddir/perfwrap/timeit-perf" "$top_builddir/abrun/timeit-ab"; do
 	"$p" --help > help.txt 2>&1 || true
 	if [ -n "$PACKAGE_BUGREPORT" ]; then

@@ -67,13 +67,7 @@ if command -v perl > /dev/null 2>&1; then
 	[ "$(cat got)" = "mask 0 ignored 0" ] || fail "blocked signals leaked: $(cat got)"
 
 	perl -e "$block" "$TIMEIT" --summary s "$AUX" pidfile p sleep 30000 &
-	pid=$!
-	wait_for_file p
-	kill -TERM "$pid"
-	set +e
-	wait "$pid"
-	st=$?
-	set -e
+	term_when p $!
 	[ "$st" -eq 137 ] || fail "started with SIGTERM blocked: timeit exited $st, not 137"
 
 	expect_status 137 perl -e "$block" "$TIMEIT" -t 1 --summary s "$AUX" sleep 30000 2> err

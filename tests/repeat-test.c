@@ -221,8 +221,8 @@ static void run_loop(void)
 			 mark, mark, cases[i].exit_on);
 		char *argv[] = { "/bin/sh", "-c", script, NULL };
 		struct ti_plan plan = { .argv = argv };
-		struct ti_repeat_opts o = { cases[i].warmup, cases[i].repeat, cases[i].keep_going,
-					    NULL, NULL };
+		struct ti_repeat_opts o = { .warmup = cases[i].warmup, .repeat = cases[i].repeat,
+					    .keep_going = cases[i].keep_going };
 		static struct ti_repeat_agg a;
 
 		unlink(mark);

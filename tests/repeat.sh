@@ -80,13 +80,7 @@ expect_status 66 "$TIMEIT" --repeat 3 --summary s -c no-such-dir "$AUX" exit 0 2
 # summary is written.
 rm -f s pid
 "$TIMEIT" --repeat 3 --summary s "$AUX" pidfile pid sleep 5000 2>err &
-tpid=$!
-wait_for_file pid
-kill -TERM "$tpid"
-set +e
-wait "$tpid"
-st=$?
-set -e
+term_when pid $!
 [ "$st" -eq 137 ] || fail "SIGTERM during --repeat: status $st"
 [ "$(summary_value s exit)" = 137 ] && [ "$(summary_value s n-runs)" = 1 ] ||
 	fail "SIGTERM during --repeat: $(cat s)"

@@ -7,7 +7,7 @@
 # machines, the plot, and bad input refused with status 2.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
-SERIES=${SERIES:-$top_builddir/timeit/timeit-series}
+SERIES=${SERIES:-$top_builddir/series/timeit-series}
 command -v jq > /dev/null 2>&1 || skip "jq is not installed"
 
 # night N [MACHINE [REV]]: night N's LNT report (format 2) in nN.json.
@@ -83,7 +83,7 @@ grep -q '^Suite/[a-z]* ' out.txt && fail "--only-recent listed a change before t
 expect_status 0 "$SERIES" --since 11 --min-change 15 $runs > out.txt
 grep -q '^Suite/[a-z]* ' out.txt && fail "a change under --min-change was listed"
 
-# JSON: the issue's fields, exact where exact.
+# JSON: the fields, exact where exact.
 # shellcheck disable=SC2086
 "$SERIES" --format json --since 11 $runs > out.json && fail "JSON: status 0 with a regression"
 jq -e '(.benchmarks | map(.name)) == ["Suite/edge", "Suite/flat", "Suite/gone", "Suite/late", "Suite/mach", "Suite/step"] and
@@ -129,6 +129,11 @@ jq -e '.runs[0].label == "1" and .runs[19].label == "20" and
 # shellcheck disable=SC2086
 "$SERIES" --order-by time --format json $rev | jq -e '.runs[0].label == "1"' > /dev/null ||
 	fail "--order-by time"
+# A start time that is no time: status 2, the run and the text named.
+sed 's/"start_time": "[^"]*"/"start_time": "soon"/' n1.json > soon.json
+expect_status 2 "$SERIES" --order-by time soon.json n2.json > out 2> err
+grep -q "soon.json: the start time 'soon' is not a date and time" err ||
+	fail "--order-by time of 'soon': $(cat err)"
 
 # The plot: well-formed XML, one panel per benchmark with a change.
 # shellcheck disable=SC2086
@@ -204,4 +209,8 @@ done
 "$SERIES" --format csv d1 d2 d3 d4 d5 d6 d7 d8 d9 d10 > dirs.csv && fail "directories: no regression"
 [ "$(grep -c '^a,d6,5,' dirs.csv)" -eq 1 ] && [ "$(wc -l < dirs.csv)" -eq 2 ] ||
 	fail "directories: the change of a at d6 only: $(cat dirs.csv)"
+# Input that is no history: status 2, the file named.
+echo junk > junk.txt
+expect_status 2 "$SERIES" junk.txt > out 2> err
+grep -q "junk.txt: not a timeit summary" err || fail "junk.txt: $(cat err)"
 exit 0

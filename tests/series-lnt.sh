@@ -9,7 +9,7 @@
 # that is not LNT's are errors (status 2) that say so.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
-SERIES=${SERIES:-$top_builddir/timeit/timeit-series}
+SERIES=${SERIES:-$top_builddir/series/timeit-series}
 server=$top_srcdir/tests/lnt-server.py
 schema=$top_srcdir/tests/lnt/nts-schema.txt
 suite=$top_srcdir/test-suite
@@ -20,7 +20,7 @@ unset MAKEFLAGS MFLAGS MAKELEVEL
 
 # The stand-in: 8 nights of 2 submissions each (16), then the reads.
 mkdir log
-python3 "$server" "$schema" port log --max 60 &
+python3 "$server" "$schema" port log --max 60 --idle 3600 &
 server_pid=$!
 trap 'kill $server_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 wait_for_file port

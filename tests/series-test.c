@@ -3,6 +3,7 @@
  * reads, from tables of seeded series (TAP). */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,41 @@ static void test_order(void)
 
 /* A set of one run: benchmark NAME with N samples of V (FAILED failed
  * runs), identity HASH. */
+/* --order-by time's keys: seconds as numbers, not text; the zone
+ * counts; anything else is no time. */
+static void test_time_key(void)
+{
+	static const struct {
+		int line;
+		const char *a, *b;
+		int want;	/* a's key against b's: -1, 0, 1 */
+	} t[] = {
+		{ __LINE__, "2026-01-01T00:00:00.9", "2026-01-01T00:00:00.10", 1 },
+		{ __LINE__, "2026-01-01T00:00:00.10", "2026-01-01T00:00:00.1", 0 },
+		{ __LINE__, "2026-01-01T02:00:00+02:00", "2026-01-01T00:00:00Z", 0 },
+		{ __LINE__, "2026-01-01T01:00:00+02:00", "2026-01-01T00:00:00", -1 },
+		{ __LINE__, "2026-01-01 00:30:00-0100", "2026-01-01T01:00:00", 1 },
+		{ __LINE__, "2025-12-31T23:59:59", "2026-01-01T00:00", -1 },
+		{ __LINE__, "1999-12-31T23:59:59", "2000-01-01T00:00:00", -1 },
+		{ __LINE__, "2024-02-29T12:00:00", "2024-03-01T00:00:00", -1 },
+	};
+	static const char *const bad[] = { "", "yesterday", "2026-01-01", "2026-13-01T00:00:00",
+					   "2026-01-01T00:00:00+", "2026-01-01T00:00:00.",
+					   "2026-01-01T00:00:00 UTC", "2026-01-01T00:00:00Zx" };
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		char ka[32], kb[32];
+		int ra = ti_series_time_key(t[i].a, ka, sizeof ka);
+		int rb = ti_series_time_key(t[i].b, kb, sizeof kb);
+		int c = ra || rb ? 2 : ti_series_order_cmp(ka, kb);
+		tap_ok((c > 0) - (c < 0) == t[i].want && c != 2, t[i].line, "time '%s' vs '%s': %d",
+		       t[i].a, t[i].b, c);
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char k[32];
+		TAP_OK(ti_series_time_key(bad[i], k, sizeof k) == -EINVAL, "no time: '%s'", bad[i]);
+	}
+}
+
 static void set_add(struct ti_ab_set *s, const char *name, size_t n, double v, size_t failed,
 		    const char *hash)
 {
@@ -253,6 +289,7 @@ int main(void)
 	test_rule();
 	test_identity();
 	test_order();
+	test_time_key();
 	test_history();
 	test_factor();
 	return tap_done();

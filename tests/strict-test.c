@@ -18,7 +18,7 @@
 /* Every event opens and counts 10, enabled and running for a minute: the
  * counters saw all of the child's CPU time, however slow the machine (an
  * enabled time far below rusage's reads as counters lost at a privilege-
- * changing exec, lib/measure.c, once the child has used 10 ms: seen
+ * changing exec, lib/measure/measure.c, once the child has used 10 ms: seen
  * under qemu-user, whose emulated vfork is a fork). */
 static void reset(void)
 {

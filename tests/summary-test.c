@@ -96,7 +96,8 @@ int main(void)
 	       "exit 3\nreal       1.2346\nuser       0.5000\nsys        0.0000\n"
 	       "noise-flags 18\n");
 
-	/* Keys that would start like a reserved one are prefixed. */
+	/* Keys that would start like a reserved one are prefixed; a blank,
+	 * a control character or a non-ASCII byte is '_'. */
 	static const struct { int line; const char *in, *out; } keys[] = {
 		{ __LINE__, "cycles", "cycles" },
 		{ __LINE__, "user_time", "ev-user_time" },
@@ -105,11 +106,16 @@ int main(void)
 		{ __LINE__, "exits", "ev-exits" },
 		{ __LINE__, "maxrss2", "ev-maxrss2" },
 		{ __LINE__, "instructions:u", "instructions:u" },
+		/* One word of printable ASCII, whatever a wrapper reports. */
+		{ __LINE__, "foo bar", "foo_bar" },
+		{ __LINE__, "a\tb\rc\nexit 0", "a_b_c_exit_0" },
+		{ __LINE__, "r\xc3\xa9" "f", "r__f" },
+		{ __LINE__, "user time", "ev-user_time" },
 	};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		ti_summary_key(keys[i].in, key, sizeof key);
-		tap_ok(strcmp(key, keys[i].out) == 0, keys[i].line, "key %s -> %s (got %s)",
-		       keys[i].in, keys[i].out, key);
+		tap_ok(strcmp(key, keys[i].out) == 0, keys[i].line, "key -> %s (got %s)",
+		       keys[i].out, key);
 	}
 	return tap_done();
 }

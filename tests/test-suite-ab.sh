@@ -9,7 +9,7 @@
 . "$top_srcdir/tests/setup"
 unset MAKEFLAGS MFLAGS MAKELEVEL
 suite=$top_srcdir/test-suite
-compare=$top_builddir/timeit/timeit-compare
+compare=$top_builddir/compare/timeit-compare
 [ -x "$compare" ] || skip "timeit-compare is not built in $top_builddir"
 
 # A timeit that logs the summary path of every run, to see the order.

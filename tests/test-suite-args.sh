@@ -62,7 +62,7 @@ mkdir sub
 	SAMPLES=1 BENCHMARKS=tak > table) || fail "RESULTS=res: make failed"
 [ -f sub/res/tak.1.time ] || fail "RESULTS=res: no sub/res/tak.1.time"
 grep -q '"execution_time": \[' "$o/report.json" || fail "RESULTS=res: report.json not in O"
-"$top_builddir/timeit/timeit-compare" --format csv sub/res sub/res > res.csv ||
+"$top_builddir/compare/timeit-compare" --format csv sub/res sub/res > res.csv ||
 	fail "timeit-compare cannot read RESULTS=res"
 grep -q '^tak,1,1,' res.csv || fail "RESULTS=res: $(cat res.csv)"
 

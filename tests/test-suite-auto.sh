@@ -152,7 +152,7 @@ cmp -s runs "$tmp/r1/ab-rounds.log" || fail "runs do not follow the record: $(ca
 # $tmp/NAME is refused, saying TEXT, before any build or run.
 refused_duet() {
 	set +e
-	make -s -f "$suite/Makefile" ab TIMEIT="$TIMEIT" TIMEIT_COMPARE="$top_builddir/timeit/timeit-compare" \
+	make -s -f "$suite/Makefile" ab TIMEIT="$TIMEIT" TIMEIT_COMPARE="$top_builddir/compare/timeit-compare" \
 		SIZE=small SAMPLES=2 BASE='CFLAGS=-O2' NEW='CFLAGS=-O2' O="$tmp/$1" SCHEDULE=duet AB_CPU="$2" \
 		BENCHMARKS=tak > "$1.out" 2>&1
 	status=$?
@@ -165,7 +165,7 @@ refused_duet() {
 if ! timeit_has --cpu; then
 	refused_duet duet0 0,1 'pinning a process to a CPU is not supported on this system'
 elif [ "$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)" -ge 2 ] && taskset -c 0,1 true 2> /dev/null; then
-	make -s -f "$suite/Makefile" ab TIMEIT="$TIMEIT" TIMEIT_COMPARE="$top_builddir/timeit/timeit-compare" \
+	make -s -f "$suite/Makefile" ab TIMEIT="$TIMEIT" TIMEIT_COMPARE="$top_builddir/compare/timeit-compare" \
 		SIZE=small SAMPLES=2 BASE='CFLAGS=-O2' NEW="CFLAGS='-O2 -DAB_LIVE'" AB_GATE=no \
 		O="$tmp/duet" SCHEDULE=duet AB_CPU=0,1 BENCHMARKS='tak hash' > outd 2>&1 ||
 		{ cat outd; fail "make ab SCHEDULE=duet failed"; }

@@ -133,7 +133,7 @@ stop_server
 # make ab: each side its own LNT order, so that a server stores both
 # (with merge=reject nothing is replaced either).  Given revisions are
 # used; without, two compilers give their version numbers.
-compare=$top_builddir/timeit/timeit-compare
+compare=$top_builddir/compare/timeit-compare
 ab() {
 	make -s -f "$suite/Makefile" ab O="$tmp/ab" TIMEIT="$TIMEIT" TIMEIT_COMPARE="$compare" \
 		SIZE=small SAMPLES=1 BENCHMARKS=tak AB_GATE=no "$@"

@@ -70,7 +70,7 @@ cmp -s ran.sorted bundled || fail "the shard runs did not cover the suite exactl
 
 # The shards' results merge in timeit-compare: every directory as one more
 # path of a side (-a DIR1 -a DIR2), one row per benchmark.
-compare=$top_builddir/timeit/timeit-compare
+compare=$top_builddir/compare/timeit-compare
 "$compare" --format csv -a "$tmp/s1/results" -a "$tmp/s2/results" \
 	-b "$tmp/s2/results" -b "$tmp/s1/results" > merged.csv || fail "timeit-compare of the shards failed"
 sed 1d merged.csv | cut -d, -f1 | sort > merged

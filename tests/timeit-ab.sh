@@ -10,7 +10,7 @@
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 ab=$top_builddir/abrun/timeit-ab
-compare=$top_builddir/timeit/timeit-compare
+compare=$top_builddir/compare/timeit-compare
 find_lit
 suite=$top_srcdir/tests/lit-ab
 
@@ -38,6 +38,7 @@ mkbuild "$tmp/b" 100 -50
 # table is timeit-compare's).
 cat > fake-compare <<EOS
 #!/bin/sh
+[ "\$1" = --check ] && exit 0
 echo "\$*" >> "$tmp/calls"
 echo "the verdict table"
 exit 1
@@ -149,6 +150,15 @@ for bad in '--samples 0' '--min-samples x' '--max-samples' '--min-samples 9 --ma
 	[ -s err ] || fail "$bad: no message"
 	[ ! -e "$tmp/rej" ] || fail "$bad: something was written"
 done
+# -C options timeit-compare refuses: before any round, --check too.
+for check in --check ''; do
+	# shellcheck disable=SC2086
+	expect_status 2 "$ab" $check --schedule sequential --lit "$lit" -o "$tmp/rej" -C --bogus \
+		"$tmp/a" "$tmp/b" 2> err
+	grep -q "unknown option '--bogus'" err && grep -q -- "-C: .*refused the options" err ||
+		fail "$check -C --bogus: $(cat err)"
+	[ ! -e "$tmp/rej" ] || fail "$check -C --bogus: something was written"
+done
 expect_status 2 "$ab" --schedule sequential --lit "$lit" -o "$tmp/rej" "$tmp/a" 2> err
 grep -q 'expected two lit test directories' err || fail "one directory: $(cat err)"
 expect_status 2 "$ab" --schedule sequential --lit "$lit" -o "$tmp/rej" "$tmp/a" "$tmp" 2> err
@@ -158,6 +168,22 @@ grep -q -- "--lit $tmp/nope: cannot run it" err || fail "bad lit: $(cat err)"
 expect_status 2 "$ab" --schedule sequential --lit "$lit" -o "$tmp/rej" "$tmp/a" "$tmp/b" -v 2> err
 grep -q "'-v': lit arguments come after '--'" err || fail "lit argument without --: $(cat err)"
 [ ! -e "$tmp/rej" ] || fail "something was written on bad input"
+# --cpu: a CPU this process may not run on, a duet's sets that share one,
+# a list as long as 0-100000 (checked against the allowed CPUs first:
+# at once), each refused in --check too.
+if timeit_has --cpu; then
+	over=$(($(getconf _NPROCESSORS_CONF 2> /dev/null || echo 64) + 100))
+	for bad in "--cpu 0,$over" '--cpu 0 --cpu 0' '--cpu 0-100000'; do
+		for check in --check ''; do
+			# shellcheck disable=SC2086
+			expect_status 2 "$ab" $check --schedule duet --lit "$lit" -o "$tmp/rej" $bad "$tmp/a" \
+				"$tmp/b" 2> err
+			grep -Eq -- "--cpu: CPU [0-9]+ (is not one timeit-ab may run on|is in both sets of a duet)" err ||
+				fail "$check $bad: $(cat err)"
+			[ ! -e "$tmp/rej" ] || fail "$check $bad: something was written"
+		done
+	done
+fi
 # --check: the options checked, nothing run or written.
 expect_status 0 "$ab" --check --lit "$lit" -o "$tmp/chk" "$tmp/a" "$tmp/b"
 [ ! -e "$tmp/chk" ] || fail "--check wrote something"

@@ -110,7 +110,7 @@ static void test_table(void)
 			      .b = { 1.00, 1.01, 0.99, 1.02, 1.00, 0.98, 1.01, 1.00, 0.99, 1.02 } },
 		  "exec_time", TI_AB_PAIR_AUTO, TI_AB_IMPROVED, "significant, -9.09% beyond", true, false, false },
 		/* The same values in other rounds: the rounds do not move
-		 * together, but they are pairs by design (issue 20): paired,
+		 * together, but they are pairs by design: paired,
 		 * found. */
 		{ __LINE__, { .a = { 1.00, 1.01, 0.99, 1.02, 1.00, 0.98, 1.01, 1.00, 0.99, 1.02 },
 			      .b = { 1.12, 1.08, 1.10, 1.09, 1.11, 1.12, 1.10, 1.09, 1.11, 1.10 } },
@@ -134,7 +134,7 @@ static void test_table(void)
 		/* Every sample equal: both sides truly constant. */
 		{ __LINE__, { .a = { 2, 2, 2 }, .b = { 2, 2, 2 } }, "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNCHANGED,
 		  "every sample equal", false, false, false },
-		/* Issue 20: every round equal on both sides, but the rounds
+		/* Every round equal on both sides, but the rounds
 		 * 3.45 % apart, was "unchanged" with an interval of zero width
 		 * (the same samples in the other round order: undecided).  The
 		 * pairs have no spread: compared unpaired, undecided. */
@@ -146,7 +146,7 @@ static void test_table(void)
 		 * was the smallest gap between any two values). */
 		{ __LINE__, { .a = { 1.0, 1.0001, 1.0345 }, .b = { 1.0, 1.0001, 1.0345 } }, "exec_time",
 		  TI_AB_PAIR_AUTO, TI_AB_UNDECIDED, "spread larger than the change", false, true, false },
-		/* One sample a side: no test, even when equal (issue 20: "one
+		/* One sample a side: no test, even when equal ("one
 		 * surviving run of ten" was "every round equal"). */
 		{ __LINE__, { .a = { 1.0 }, .b = { 1.2 } }, "exec_time", TI_AB_PAIR_AUTO, TI_AB_UNDECIDED,
 		  "n=1/1: too few samples for a test", false, true, false },
@@ -162,7 +162,7 @@ static void test_table(void)
 		/* 5 pairs: the signed rank cannot reach 0.05 (1/16)... */
 		{ __LINE__, { .a = { 1.0, 1.1, 1.2, 1.3, 1.4 }, .b = { 2.0, 2.1, 2.2, 2.3, 2.4 } }, "exec_time",
 		  TI_AB_PAIR_ALWAYS, TI_AB_UNDECIDED, "too few samples: 5 pairs cannot reach", true, true, true },
-		/* ... the t on the log-ratios, the default there, can (issue 20). */
+		/* ... the t on the log-ratios, the default there, can. */
 		{ __LINE__, { .a = { 1.0, 1.1, 1.2, 1.3, 1.4 }, .b = { 2.0, 2.1, 2.2, 2.3, 2.4 } }, "exec_time",
 		  TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "significant", true, false, false },
 		/* A time of 0: no ratio; more samples cannot help. */
@@ -331,7 +331,7 @@ static void test_suite(void)
 	ti_ab_set_free(&b);
 }
 
-/* The paired t spends 0.8 of alpha' (issue 20, bench/ab-sim --table aa):
+/* The paired t spends 0.8 of alpha' (bench/ab-sim --table aa):
  * its p is Student's divided by 0.8, its interval stays at the rows'
  * level.  Two benchmarks of 6 pairs: 2^-5 x 2 > 0.05, so the t tests
  * both.  Reference p from mpmath (regularised incomplete beta, 30

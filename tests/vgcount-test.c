@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* vgcount-test: the cachegrind out-file parser, the cost model, the cache
  * geometry and weight parsers, the valgrind lookup and the error phrases of
- * lib/vgcount.c, without running valgrind. */
+ * lib/measure/vgcount.c, without running valgrind. */
 #include "config.h"
 
 #include <errno.h>

@@ -14,6 +14,7 @@
 #include "os.h"
 #include "options.h"
 #include "repeat.h"
+#include "suggest.h"
 #include "util.h"
 #include "vgcount.h"
 
@@ -23,7 +24,7 @@ enum opt_id {
 	OPT_REDIRECT_STDERR, OPT_APPEND_EXITSTATUS, OPT_REPORT_MAXRSS,
 	OPT_LIMIT,		/* + enum ti_limit via .limit */
 	OPT_EVENTS, OPT_NO_PERF, OPT_RUSAGE_TIMES, OPT_JSON, OPT_QUIET, OPT_VERBOSE,
-	OPT_STRICT_EVENTS, OPT_LIST_EVENTS, OPT_REPEAT, OPT_WARMUP, OPT_KEEP_GOING,
+	OPT_STRICT_EVENTS, OPT_LIST_EVENTS, OPT_REPEAT, OPT_WARMUP, OPT_KEEP_GOING, OPT_ALL_OUTPUT,
 	OPT_CPU, OPT_NO_ASLR, OPT_CHECK_ENV,
 	OPT_COUNT_INSTRUCTIONS, OPT_VALGRIND, OPT_VALGRIND_TIMEOUT,
 	OPT_VALGRIND_CACHE,	/* + enum ti_vgcount_level via .limit */
@@ -91,6 +92,8 @@ static const struct option_def {
 	  "first run the command N times without measuring it (0-10000)", TIMEIT_ONLY },
 	{ NULL, "--keep-going", OPT_KEEP_GOING, ARG_NONE, 0,
 	  "with --repeat, go on after a run that fails", TIMEIT_ONLY },
+	{ NULL, "--all-output", OPT_ALL_OUTPUT, ARG_NONE, 0,
+	  "with --repeat/--warmup, show every run's stdout (default: the first run's)", TIMEIT_ONLY },
 	{ NULL, "--cpu", OPT_CPU, ARG_LIST, 0,
 	  "run the command on these CPUs only (taskset syntax: 0, 0-3,6)", TIMEIT_ONLY },
 	{ NULL, "--no-aslr", OPT_NO_ASLR, ARG_NONE, 0,
@@ -133,6 +136,21 @@ static const struct option_def *find_option(enum ti_program prog, const char *ar
 		     strcmp(arg, options[i].longname) == 0))
 			return &options[i];
 	return NULL;
+}
+
+/* The valid option nearest to a mistyped ARG, or NULL (lib/suggest.c). */
+static const char *nearest_option(enum ti_program prog, const char *arg)
+{
+	const char *names[2 * NOPTIONS];
+	size_t n = 0;
+
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		if (!(options[i].progs & (1u << prog)))
+			continue;
+		names[n++] = options[i].shortname;
+		names[n++] = options[i].longname;
+	}
+	return ti_suggest(arg, names, n);
 }
 
 const char *ti_program_name(enum ti_program prog)
@@ -295,7 +313,12 @@ static enum ti_parse_result parse(enum ti_program prog, int argc, char **argv, i
 			d = find_option(prog, arg);
 		}
 		if (!d) {
-			snprintf(msg, len, "invalid argument '%s'", arg);
+			const char *near = nearest_option(prog, arg);
+
+			if (near)
+				snprintf(msg, len, "invalid argument '%s' (did you mean %s?)", arg, near);
+			else
+				snprintf(msg, len, "invalid argument '%s'", arg);
 			return TI_PARSE_USAGE;
 		}
 		if (d->arg != ARG_NONE && !value) {
@@ -362,6 +385,7 @@ static enum ti_parse_result parse(enum ti_program prog, int argc, char **argv, i
 			break;
 		}
 		case OPT_KEEP_GOING: o->keep_going = true; break;
+		case OPT_ALL_OUTPUT: o->all_output = true; break;
 		case OPT_CPU: {
 			if (!ti_os_has(TI_OS_AFFINITY)) {
 				snprintf(msg, len, "%s is not supported on this system", d->longname);

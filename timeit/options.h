@@ -43,7 +43,7 @@ struct ti_options {
 	bool strict_events;	/* --strict-events */
 	bool list_events;	/* --list-events: list and exit, no command */
 	unsigned repeat, warmup;	/* --repeat (default 1), --warmup */
-	bool repeat_given, keep_going;
+	bool repeat_given, keep_going, all_output;
 	const char *cpu_list;	/* --cpu as given (parsed into plan.cpus) */
 	bool check_env;		/* --check-env: report and exit, no command */
 	enum ti_count_mode count_instructions;	/* --count-instructions */

@@ -155,7 +155,7 @@ void open_std_fds(void)
 }
 
 /* The option that gave the path WHAT, when a directory or redirect file
- * failed before the run (lib/spawn.h: the plan's own string), or NULL when
+ * failed before the run (lib/measure/spawn.h: the plan's own string), or NULL when
  * WHAT is not one (malloc, pipe, vfork, wait4, sched_setaffinity). */
 const char *path_option(const struct ti_options *c, const char *what)
 {

@@ -186,8 +186,10 @@ int main(int argc, char **argv)
 		       ti_os_has(TI_OS_NO_ASLR) ? "yes" : "no");
 		return stdout_status(0);
 	case TI_PARSE_USAGE:
-		fprintf(stderr, "error: %s\n", msg);
-		ti_options_usage(stderr);
+		/* The reference's first two lines (the error, then usage:),
+		 * without the whole help after them. */
+		fprintf(stderr, "error: %s\nusage: timeit [options] [--] command [arguments ...]\n"
+			"Try 'timeit --help' for the options.\n", msg);
 		return TI_STATUS_USAGE;
 	case TI_PARSE_INVALID:
 		say("%s\n", msg);
@@ -227,7 +229,7 @@ int main(int argc, char **argv)
 		return TI_STATUS_USAGE;
 
 	/* A stop signal (SIGINT, SIGTERM, SIGUSR1, ...) from here on waits
-	 * for lib/spawn.c's handlers, which unblock it and kill the command:
+	 * for lib/measure/spawn.c's handlers, which unblock it and kill the command:
 	 * killed before, timeit would leave the result files' temporary
 	 * files behind. */
 	sigset_t stop;
@@ -247,7 +249,7 @@ int main(int argc, char **argv)
 	}
 
 	static struct ti_repeat_agg agg;
-	struct ti_repeat_opts ro = { c.warmup, c.repeat, c.keep_going, NULL, NULL };
+	struct ti_repeat_opts ro = { c.warmup, c.repeat, c.keep_going, NULL, NULL, c.all_output };
 	struct ti_record *runs = calloc(c.repeat, sizeof *runs);
 	size_t nruns = 0;
 	bool stopped = false;

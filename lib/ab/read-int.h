@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* read-int.h: what the readers of lib/ab (read-*.c) share: the format
- * table's row, errors, adding runs to a set, and the number forms.  Not
- * for the programs: they use read.h. */
+ * table's row (read-format.c), the errors and files (read.c), the values
+ * and their forms (read-value.c); they add runs to a set with set.h.  It
+ * includes no read.h, so that read.c, whose header that is, stands above
+ * it.  Not for the programs: they use read.h. */
 #ifndef TI_AB_READ_INT_H
 #define TI_AB_READ_INT_H
 
@@ -10,11 +12,18 @@
 #include <stdint.h>
 
 #include "jsonread.h"
-#include "read.h"
+#include "set.h"
+
+struct ti_ab_error;
 
 /* What a reader is given: the file, the benchmark name the file stands
  * for (from its path), its text, and, for a JSON format, its parsed top
  * level object. */
+/* The longest name a reader makes of a test or a file's path, with its
+ * end: a path's (PATH_MAX on Linux), so that no name is cut short into
+ * another. */
+#define TI_AB_NAME_MAX 4096
+
 struct ti_ab_input {
 	const char *path;
 	const char *name;
@@ -26,9 +35,10 @@ struct ti_ab_input {
 	uint32_t sample;	/* the sample number in the file's path, 0: none */
 };
 
-/* A row of the format table (read.c): JSON says whether the text must
- * parse as a JSON object first; PROBE tells whether IN is this format;
- * LOAD adds its runs to SET and returns how many, or -errno / -EINVAL. */
+/* A row of the format table (read-format.c): JSON says whether the text
+ * must parse as a JSON object first; PROBE tells whether IN is this
+ * format; LOAD adds its runs to SET and returns how many, or -errno /
+ * -EINVAL. */
 struct ti_ab_format {
 	const char *name;
 	bool json;
@@ -36,7 +46,7 @@ struct ti_ab_format {
 	int (*load)(struct ti_ab_set *set, const struct ti_ab_input *in, struct ti_ab_error *err);
 };
 
-/* The readers, one per format. */
+/* The readers, one per format (read-*.c). */
 bool ti_ab_read_summary_probe(const struct ti_ab_input *in);
 int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
 		       struct ti_ab_error *err);
@@ -48,32 +58,23 @@ int ti_ab_read_lit(struct ti_ab_set *set, const struct ti_ab_input *in, struct t
 bool ti_ab_read_lnt_probe(const struct ti_ab_input *in);
 int ti_ab_read_lnt(struct ti_ab_set *set, const struct ti_ab_input *in, struct ti_ab_error *err);
 
+/* read.c: errors naming the file, its bytes, its name. */
+
 /* Fill ERR for PATH (LINE 0: the whole file) and return -EINVAL. */
 int ti_ab_read_error(struct ti_ab_error *err, const char *path, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* Fill ERR with strerror(E) for PATH and return -E. */
 int ti_ab_read_sys_error(struct ti_ab_error *err, const char *path, int e);
-/* The error for a negative metric value V of KEY in benchmark NAME. */
-int ti_ab_read_negative(struct ti_ab_error *err, const char *path, int line,
-			const char *name, const char *key, double v);
+/* PATH's bytes, NUL-terminated (*LEN without it), malloc'd; or -errno
+ * with ERR. */
+int ti_ab_read_file(const char *path, char **data, size_t *len, struct ti_ab_error *err);
+/* The last component of PATH. */
+const char *ti_ab_read_base_name(const char *path);
 
-/* The hash of a name, for the tables of the readers. */
-uint64_t ti_ab_read_hash(const char *s);
+/* read-value.c: a format's values and statuses as runs. */
 
 /* A run with nothing known yet: every value NAN, round 0, clean. */
 struct ti_ab_sample ti_ab_read_sample(void);
-
-/* Record run S of NAME (S.failed, or S.value NAN: lacking the metric);
- * WHERE names the file of a failure.  Returns 0 or -ENOMEM. */
-int ti_ab_read_add_run(struct ti_ab_set *set, const char *name, struct ti_ab_sample s,
-		       const char *where);
-/* Record that NAME's run simulated the cache GEOMETRY (its caches and
- * weights, as one text).  Returns 0 or -ENOMEM. */
-int ti_ab_read_add_geometry(struct ti_ab_set *set, const char *name, const char *geometry);
-/* Record that NAME's binary has identity HASH (kind TI_AB_HASH_REPORTED
- * unless KIND says otherwise).  Returns 0 or -ENOMEM. */
-int ti_ab_read_add_hash(struct ti_ab_set *set, const char *name, const char *hash,
-			enum ti_ab_hash_kind kind);
 /* The one rule of every reader for a benchmark's runs: the passing runs'
  * values are samples, each failed run is counted.  V: a number or a list
  * of numbers (none: one run lacking the metric), in round IN->pos with
@@ -93,29 +94,27 @@ bool ti_ab_read_nonfinite(const struct ti_jsonread_value *v);
  * finite number, the failure naming PATH and the value.  0 or -ENOMEM. */
 int ti_ab_read_add_nonfinite(struct ti_ab_set *set, const char *path, const char *name,
 			     struct ti_ab_sample s, const char *key, double v);
-
-/* The cache geometry and cost weights of valgrind-est-cycles: I1, D1 and
- * LL size, associativity and line, then the L1, LL and mispredict weights; as one
- * text into OUT (NAN values: "?"), for comparing two sides' geometry. */
-#define NGEO 12
-void ti_ab_read_geometry(const double *geo, char *out, size_t len);
-
-/* The summary key a metric is read from (exec_time: the user line). */
-const char *ti_ab_read_summary_key(const char *metric);
-/* KEY names event EV, possibly with perf modifiers ("instructions:u"). */
-bool ti_ab_read_is_event(const char *key, const char *ev);
-/* A plain non-negative decimal number, as a summary line holds it. */
-bool ti_ab_read_plain(const char *s, double *out);
-/* V's number, or NAN when V is missing or not a number. */
-double ti_ab_read_number(const struct ti_jsonread_value *v);
-/* PATH's bytes, NUL-terminated (*LEN without it), malloc'd; or -errno
- * with ERR. */
-int ti_ab_read_file(const char *path, char **data, size_t *len, struct ti_ab_error *err);
-/* The last component of PATH. */
-const char *ti_ab_read_base_name(const char *path);
+/* The error for a negative metric value V of KEY in benchmark NAME. */
+int ti_ab_read_negative(struct ti_ab_error *err, const char *path, int line,
+			const char *name, const char *key, double v);
 /* IN's "tests" array (lit and LNT), or NULL with *RC set to the error
  * (not an array, empty). */
 const struct ti_jsonread_value *ti_ab_read_tests(const struct ti_ab_input *in,
 						 struct ti_ab_error *err, int *rc);
+/* V's number, or NAN when V is missing or not a number. */
+double ti_ab_read_number(const struct ti_jsonread_value *v);
+/* A plain non-negative decimal number, as a summary line holds it. */
+bool ti_ab_read_plain(const char *s, double *out);
+/* The summary key a metric is read from (exec_time: the user line). */
+const char *ti_ab_read_summary_key(const char *metric);
+/* KEY names event EV, possibly with perf modifiers ("instructions:u"). */
+bool ti_ab_read_is_event(const char *key, const char *ev);
+
+/* The cache geometry and cost weights of valgrind-est-cycles: I1, D1 and
+ * LL size, associativity and line, then the L1, LL and mispredict
+ * weights; as one text into OUT (NAN values: "?"), for comparing two
+ * sides' geometry. */
+#define NGEO 12
+void ti_ab_read_geometry(const double *geo, char *out, size_t len);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "read-int.h"
+#include "read.h"
 
 bool ti_ab_read_lit_probe(const struct ti_ab_input *in)
 {
@@ -63,7 +64,7 @@ static int suites(const struct ti_ab_input *in, const struct ti_jsonread_value *
 		}
 		names[i] = nm->str;
 		const char *path = path_of(nm->str);
-		size_t k = (size_t)ti_ab_read_hash(path) & (ns - 1);
+		size_t k = (size_t)ti_ab_set_hash(path) & (ns - 1);
 		for (; slot[k]; k = (k + 1) & (ns - 1)) {
 			const struct ti_jsonread_value *o = &tests->items[slot[k] - 1];
 			const char *of = names[slot[k] - 1];
@@ -104,7 +105,7 @@ int ti_ab_read_lit(struct ti_ab_set *set, const struct ti_ab_input *in, struct t
 		const struct ti_jsonread_value *nm = ti_jsonread_get(t, "name");
 		const struct ti_jsonread_value *code = ti_jsonread_get(t, "code");
 		const struct ti_jsonread_value *metrics = ti_jsonread_get(t, "metrics");
-		char name[1024];
+		char name[TI_AB_NAME_MAX];
 
 		bench_name(nm->str, keep[i], name, sizeof name);
 		if (code && code->type == TI_JSONREAD_STRING) {
@@ -135,7 +136,7 @@ int ti_ab_read_lit(struct ti_ab_set *set, const struct ti_ab_input *in, struct t
 		/* litsupport's hash module: the md5 of the stripped executable. */
 		const struct ti_jsonread_value *h = ti_jsonread_get(metrics, "hash");
 		if (h && h->type == TI_JSONREAD_STRING && h->str[0] &&
-		    ti_ab_read_add_hash(set, name, h->str, TI_AB_HASH_REPORTED) < 0) {
+		    ti_ab_set_add_hash(set, name, h->str, TI_AB_HASH_REPORTED) < 0) {
 			rc = -ENOMEM;
 			goto out;
 		}
@@ -166,7 +167,7 @@ static int list_tests(const struct ti_jsonread_value *tests, const bool *keep,
 	for (size_t i = 0; i < tests->n; i++) {
 		const char *full = ti_jsonread_get(&tests->items[i], "name")->str;
 		size_t pl = parent ? strlen(parent) : 0;
-		char name[1024];
+		char name[TI_AB_NAME_MAX];
 
 		/* lit's reports.py writes a test, then its micro-results as
 		 * "TEST:KEY". */

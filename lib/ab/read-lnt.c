@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "read-int.h"
+#include "read.h"
 #include "util.h"
 
 bool ti_ab_read_lnt_probe(const struct ti_ab_input *in)
@@ -212,30 +213,43 @@ static const char *hash_of(const struct ti_jsonread_value *v)
 }
 
 /* The string member KEY of V into OUT, when OUT is still empty. */
-static void info(char *out, size_t len, const struct ti_jsonread_value *v, const char *key)
+/* OUT (of LEN bytes) from V's string KEY, unless set; -1 when the string
+ * does not fit (a name cut short would name another machine or order). */
+static int info(char *out, size_t len, const struct ti_jsonread_value *v, const char *key)
 {
 	const struct ti_jsonread_value *s = ti_jsonread_get(v, key);
 
-	if (!out[0] && s && s->type == TI_JSONREAD_STRING)
-		snprintf(out, len, "%s", s->str);
+	if (out[0] || !s || s->type != TI_JSONREAD_STRING)
+		return 0;
+	if (strlen(s->str) >= len)
+		return -1;
+	memcpy(out, s->str, strlen(s->str) + 1);
+	return 0;
 }
 
 /* The run's machine, order and start time: format 2's "machine" "name",
  * "run" "llvm_project_revision" (the order of LNT's nts suite) and
  * "start_time"; format 1's "Machine" "Name", "Run" "Info" "run_order" and
- * "Run" "Start Time" (LNT's lnt/testing/__init__.py). */
-static void run_info(struct ti_ab_set *set, const struct ti_ab_input *in)
+ * "Run" "Start Time" (LNT's lnt/testing/__init__.py).  An error when one
+ * is longer than its field. */
+static int run_info(struct ti_ab_set *set, const struct ti_ab_input *in, struct ti_ab_error *err)
 {
 	struct ti_ab_run_info *r = &set->run;
 	const struct ti_jsonread_value *run = ti_jsonread_get(in->top, "run");
+	int bad = 0;
 
-	info(r->machine, sizeof r->machine, ti_jsonread_get(in->top, "machine"), "name");
-	info(r->order, sizeof r->order, run, "llvm_project_revision");
-	info(r->start, sizeof r->start, run, "start_time");
+	bad |= info(r->machine, sizeof r->machine, ti_jsonread_get(in->top, "machine"), "name");
+	bad |= info(r->order, sizeof r->order, run, "llvm_project_revision");
+	bad |= info(r->start, sizeof r->start, run, "start_time");
 	run = ti_jsonread_get(in->top, "Run");
-	info(r->machine, sizeof r->machine, ti_jsonread_get(in->top, "Machine"), "Name");
-	info(r->order, sizeof r->order, ti_jsonread_get(run, "Info"), "run_order");
-	info(r->start, sizeof r->start, run, "Start Time");
+	bad |= info(r->machine, sizeof r->machine, ti_jsonread_get(in->top, "Machine"), "Name");
+	bad |= info(r->order, sizeof r->order, ti_jsonread_get(run, "Info"), "run_order");
+	bad |= info(r->start, sizeof r->start, run, "Start Time");
+	if (bad)
+		return ti_ab_read_error(err, in->path, 0, "the machine's name, the run order or the "
+					"start time is longer than %zu, %zu or %zu bytes",
+					sizeof r->machine - 1, sizeof r->order - 1, sizeof r->start - 1);
+	return 0;
 }
 
 /* Read test T as benchmark NAME: metric WANT (else DASHLESS), with its
@@ -260,7 +274,7 @@ static int read_test(struct ti_ab_set *set, const struct ti_ab_input *in, const 
 		return rc;
 	const struct entry *h = lookup(t, "hash");
 	if (h && hash_of(h->v) &&
-	    ti_ab_read_add_hash(set, name, hash_of(h->v), TI_AB_HASH_REPORTED) < 0)
+	    ti_ab_set_add_hash(set, name, hash_of(h->v), TI_AB_HASH_REPORTED) < 0)
 		return -ENOMEM;
 	return rc;
 }
@@ -299,7 +313,8 @@ int ti_ab_read_lnt(struct ti_ab_set *set, const struct ti_ab_input *in, struct t
 	qsort(s, l.n, sizeof *s, cmp_entry);
 	if ((rc = duplicates(in, s, l.n, err)) < 0)
 		goto out;
-	run_info(set, in);
+	if ((rc = run_info(set, in, err)) < 0)
+		goto out;
 	/* The metric as LNT names it: its alias, or with '-' as '_'. */
 	snprintf(dashless, sizeof dashless, "%s", metric);
 	for (char *c = dashless; *c; c++)
@@ -316,7 +331,7 @@ int ti_ab_read_lnt(struct ti_ab_set *set, const struct ti_ab_input *in, struct t
 	for (size_t i = 0; i < l.n; i++) {
 		const struct entry *e = &l.e[i];
 		size_t nl = strlen(e->name);
-		char name[1024];
+		char name[TI_AB_NAME_MAX];
 
 		/* One benchmark per name: act on its first entry only. */
 		if (e->done)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "read-int.h"
+#include "read.h"
 #include "summary.h"
 
 /* The summary lines of the simulated caches and the cost weights
@@ -140,7 +141,7 @@ static int summary_line(struct summary *sm, int line, const char *p, size_t len,
 	return rc < 0 ? rc : 1;
 }
 
-/* A timeit summary file (lib/summary.c ti_summary_format): "key value"
+/* A timeit summary file (lib/measure/summary.c ti_summary_format): "key value"
  * lines; exit first, then real, user, sys, maxrss and counters. */
 int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
 		       struct ti_ab_error *err)
@@ -162,16 +163,20 @@ int ti_ab_read_summary(struct ti_ab_set *set, const struct ti_ab_input *in,
 	}
 	if (keys == 0)
 		return ti_ab_read_error(err, in->path, 0, "empty summary file");
+	/* Every summary says how the command ended (timeit(1), SUMMARY
+	 * FILE): without it this is some other file, not a failed run. */
+	if (!sm.exit_line)
+		return ti_ab_read_error(err, in->path, 0, "not a timeit summary (no 'exit' line)");
 	if (isnan(sm.s.value))
 		sm.s.value = sm.ev_value;
 	sm.s.failed = sm.status != 0;
 	sm.s.round = TI_AB_ROUND(in->pos, in->sample);
-	if (ti_ab_read_add_run(set, in->name, sm.s, in->path) < 0)
+	if (ti_ab_set_add_run(set, in->name, sm.s, in->path) < 0)
 		return -ENOMEM;
 	if (!isnan(sm.s.est_cycles)) {
 		char g[256];
 		ti_ab_read_geometry(sm.geo, g, sizeof g);
-		if (ti_ab_read_add_geometry(set, in->name, g) < 0)
+		if (ti_ab_set_add_geometry(set, in->name, g) < 0)
 			return -ENOMEM;
 	}
 	return 1;

@@ -8,13 +8,14 @@
 #include <string.h>
 
 #include "read-int.h"
+#include "read.h"
 #include "summary.h"
 
 /* The counter named EV in a timeit --json run's "counters" array, scaled;
  * time events are converted from ns to seconds like the summary does.
  * Counts that never multiplex have no "scaled" field, only "value": the
  * ones timeit takes from rusage (page-faults, context-switches: "source":
- * "rusage", lib/summary.c ti_json_record). */
+ * "rusage", lib/measure/summary.c ti_json_record). */
 static double json_counter(const struct ti_jsonread_value *run, const char *ev)
 {
 	const struct ti_jsonread_value *c = ti_jsonread_get(run, "counters");
@@ -47,7 +48,7 @@ static unsigned noise_flags(const struct ti_jsonread_value *run)
 }
 
 /* valgrind's counts as metrics: the summary's line, the "valgrind"
- * object's member (lib/vgcount.c ti_vgcount_json); NULL for other
+ * object's member (lib/measure/vgcount.c ti_vgcount_json); NULL for other
  * metrics. */
 static const char *valgrind_field(const char *metric)
 {
@@ -91,7 +92,7 @@ static void geometry(const struct ti_jsonread_value *vg, char *out, size_t len)
 /* timeit --json (timeit/timeit.c format_json): {"runs": [run, ...]}, each
  * run one sample of the benchmark named after the file.  valgrind counts
  * the command once per file, after the measured runs: top-level
- * "valgrind": {"instructions": N} (lib/vgcount.c).  As the metric (named
+ * "valgrind": {"instructions": N} (lib/measure/vgcount.c).  As the metric (named
  * like the summary's line) that count is one sample of the file, as it is
  * one line of a summary, however many runs the file has. */
 bool ti_ab_read_timeit_probe(const struct ti_ab_input *in)
@@ -104,7 +105,7 @@ int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
 {
 	const struct ti_jsonread_value *top = in->top;
 	const char *path = in->path, *metric = in->metric;
-	char name[1024];
+	char name[TI_AB_NAME_MAX];
 	const struct ti_jsonread_value *runs = ti_jsonread_get(top, "runs");
 	const char *want = ti_ab_read_summary_key(metric);
 	const struct ti_jsonread_value *valgrind = ti_jsonread_get(top, "valgrind");
@@ -136,7 +137,7 @@ int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
 		if (per_file) {
 			/* The runs only tell whether the benchmark failed. */
 			s.failed = st->num != 0;
-			if (s.failed && ti_ab_read_add_run(set, name, s, path) < 0)
+			if (s.failed && ti_ab_set_add_run(set, name, s, path) < 0)
 				return -ENOMEM;
 			continue;
 		}
@@ -156,14 +157,14 @@ int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
 		s.est_cycles = est;
 		s.flags = noise_flags(run);
 		s.failed = st->num != 0;
-		if (ti_ab_read_add_run(set, name, s, path) < 0)
+		if (ti_ab_set_add_run(set, name, s, path) < 0)
 			return -ENOMEM;
 	}
 	if (nruns == 0)
 		return ti_ab_read_error(err, path, runs->line, "no runs");
 	if (!isnan(est)) {
 		geometry(valgrind, g, sizeof g);
-		if (ti_ab_read_add_geometry(set, name, g) < 0)
+		if (ti_ab_set_add_geometry(set, name, g) < 0)
 			return -ENOMEM;
 	}
 	if (per_file) {
@@ -175,7 +176,7 @@ int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
 		s.round = TI_AB_ROUND(in->pos, 0);
 		if (s.value < 0)
 			return ti_ab_read_negative(err, path, fv->line, name, want, s.value);
-		if (ti_ab_read_add_run(set, name, s, path) < 0)
+		if (ti_ab_set_add_run(set, name, s, path) < 0)
 			return -ENOMEM;
 		return 1;
 	}

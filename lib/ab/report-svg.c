@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report-int.h"
+#include "report.h"
 
 /* The length of the UTF-8 sequence starting at S (of at most N bytes),
  * or 0 when it is not a valid one (RFC 3629: no overlong forms, no
@@ -67,9 +68,11 @@ static const char *last_chars(const char *s, size_t k)
 	return s + i;
 }
 
-/* S as XML character data: markup escaped, control characters XML 1.0
- * forbids dropped, bytes that are not UTF-8 (a file name in another
- * encoding) replaced by U+FFFD, so that the document stays well formed. */
+/* S as XML character data: markup escaped, control characters (which XML
+ * 1.0 forbids, or a text element shows as blanks) as their pictures
+ * (U+2400 + the code, U+2421 for DEL: "new\nline" and "newline" look
+ * different), bytes that are not UTF-8 (a file name in another encoding)
+ * replaced by U+FFFD, so that the document stays well formed. */
 static void xml_text(struct ti_buf *o, const char *s)
 {
 	size_t n = strlen(s);
@@ -89,8 +92,14 @@ static void xml_text(struct ti_buf *o, const char *s)
 		case '&': ti_buf_printf(o, "&amp;"); break;
 		case '"': ti_buf_printf(o, "&quot;"); break;
 		default:
-			if (ch >= 0x20 || ch == '\t')
+			if (ch < 0x20 || ch == 0x7f) {
+				unsigned pic = ch == 0x7f ? 0x2421 : 0x2400 + ch;
+				char u[3] = { (char)(0xe0 | pic >> 12), (char)(0x80 | (pic >> 6 & 0x3f)),
+					      (char)(0x80 | (pic & 0x3f)) };
+				ti_buf_append(o, u, 3);
+			} else {
 				ti_buf_append(o, s + i, l);
+			}
 		}
 		i += l;
 	}
@@ -262,15 +271,16 @@ void ti_ab_report_svg(struct ti_buf *o, const struct ti_ab_result *res,
 			 "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Arial, sans-serif\" "
 			 "font-size=\"12\">\n", gm.width, height, gm.width, height);
 	ti_buf_printf(o, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	ti_buf_printf(o, "<text x=\"%.1f\" y=\"20\" font-size=\"14\" font-weight=\"bold\">"
-			 "Change of ", left);
+	ti_buf_printf(o, "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">"
+			 "Change of ");
 	xml_text(o, c->metric);
 	ti_buf_printf(o, ", B vs A (Hodges-Lehmann, %.3g%% CI; band: gate \u00b1%g%%)</text>\n",
 		      100 * (1 - res->alpha_look), c->min_change);
-	ti_buf_printf(o, "<text x=\"%.1f\" y=\"36\" fill=\"#555\">", left);
+	ti_buf_printf(o, "<text x=\"10\" y=\"36\" fill=\"#555\">");
 	if (g->n) {
 		ti_ab_report_change_pct(t, sizeof t, g->log_ratio);
-		ti_buf_printf(o, "geometric mean %s over %zu benchmarks; ", t, g->n);
+		ti_buf_printf(o, "geometric mean %s over %zu benchmark%s; ", t, g->n,
+			      g->n == 1 ? "" : "s");
 	}
 	ti_buf_printf(o, "<tspan fill=\"%s\">regressed</tspan> <tspan fill=\"%s\">improved</tspan> "
 			 "<tspan fill=\"%s\">undecided</tspan> <tspan fill=\"%s\">unchanged</tspan>"

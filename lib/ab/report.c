@@ -4,7 +4,6 @@
  * format is owned here and nowhere else. */
 #include "config.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,83 +11,19 @@
 
 #include "json.h"
 #include "report-int.h"
+#include "report.h"
 
 enum col { C_NAME, C_NA, C_NB, C_MEDA, C_MEDB, C_CHANGE, C_CI, C_SPA, C_SPB, C_P,
 	   C_VERDICT, C_WHY, C_COUNT };
 
-#define CELL 512
-
-void ti_ab_report_pct(char *s, size_t len, double v)
-{
-	if (isnan(v))
-		snprintf(s, len, "-");
-	else if (isinf(v))
-		snprintf(s, len, "%sinf", v > 0 ? "+" : "-");
-	else if (fabs(v) >= 1000)
-		snprintf(s, len, "%+.3g%%", 100 * v);	/* no 14-digit percentages */
-	else
-		snprintf(s, len, "%+.2f%%", 100 * v);
-}
-
-void ti_ab_report_change_pct(char *s, size_t len, double lr)
-{
-	double e = lr / log(10) + 2;	/* log10 of the percentage */
-
-	if (isfinite(lr) && !isfinite(expm1(lr)))
-		snprintf(s, len, "+%.2fe+%.0f%%", pow(10, e - floor(e)), floor(e));
-	else
-		ti_ab_report_pct(s, len, expm1(lr));
-}
-
-double ti_ab_report_change(double lr)
-{
-	return isfinite(lr) && !isfinite(expm1(lr)) ? DBL_MAX : expm1(lr);
-}
-
-static void num(char *s, size_t len, double v)
-{
-	if (isnan(v))
-		snprintf(s, len, "-");
-	else if (fabs(v) >= 1e5 && fabs(v) < 1e18 && v == floor(v))
-		snprintf(s, len, "%.0f", v);	/* counts and bytes: all digits */
-	else
-		snprintf(s, len, "%.6g", v);
-}
-
-/* S for a table cell of LEN bytes: a line break in a name (or in a path
- * in a note) would break the row, so control characters become C escapes
- * (\n, \t, \x7f), and a backslash \\ so that no two names look alike. */
-static void escaped(char *out, size_t len, const char *s)
-{
-	size_t o = 0;
-
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		char e[8];
-
-		if (ch == '\\')
-			snprintf(e, sizeof e, "\\\\");
-		else if (ch == '\n')
-			snprintf(e, sizeof e, "\\n");
-		else if (ch == '\t')
-			snprintf(e, sizeof e, "\\t");
-		else if (ch == '\r')
-			snprintf(e, sizeof e, "\\r");
-		else if (ch < 0x20 || ch == 0x7f)
-			snprintf(e, sizeof e, "\\x%02x", ch);
-		else
-			snprintf(e, sizeof e, "%c", ch);
-		if (o + strlen(e) >= len)
-			break;
-		memcpy(out + o, e, strlen(e));
-		o += strlen(e);
-	}
-	out[o] = '\0';
-}
+/* A cell holds a whole name, escaped: a path of PATH_MAX (4096) bytes,
+ * each at most 4 as an escape (\x7f); a name cut short would be another
+ * name (--undecided's lines are the next round's filter). */
+#define CELL 16388
 
 /* The interval's level in the column titles: 95% at alpha 0.05 and one
  * look. */
-static double level(const struct ti_ab_result *r)
+static double level_pct(const struct ti_ab_result *r)
 {
 	return 100 * (1 - r->alpha_look);
 }
@@ -103,7 +38,7 @@ static void titles(char t[C_COUNT][64], const struct ti_ab_result *r, const stru
 	for (int k = 0; k < C_COUNT; k++)
 		if (fixed[k])
 			snprintf(t[k], 64, "%s", fixed[k]);
-	snprintf(t[C_CI], 64, "%.3g%% CI", level(r));
+	snprintf(t[C_CI], 64, "%.3g%% CI", level_pct(r));
 	if (c->adjust == TI_STATS_ADJUST_NONE)
 		snprintf(t[C_P], 64, "p");
 	else
@@ -117,7 +52,7 @@ static void why(char *out, size_t len, const struct ti_ab_row *r)
 
 	snprintf(both, sizeof both, "%s%s%s", r->reason, r->reason[0] && r->note[0] ? "; " : "",
 		 r->note);
-	escaped(out, len, both);
+	ti_ab_report_cell(out, len, both);
 }
 
 /* The cells of one row as text; shared by text and Markdown. */
@@ -125,11 +60,11 @@ static void cells(const struct ti_ab_row *r, char cell[C_COUNT][CELL])
 {
 	char lo[32], hi[32];
 
-	escaped(cell[C_NAME], CELL, r->name);
+	ti_ab_report_cell(cell[C_NAME], CELL, r->name);
 	snprintf(cell[C_NA], CELL, "%zu", r->n_a);
 	snprintf(cell[C_NB], CELL, "%zu", r->n_b);
-	num(cell[C_MEDA], CELL, r->med_a);
-	num(cell[C_MEDB], CELL, r->med_b);
+	ti_ab_report_num(cell[C_MEDA], CELL, r->med_a);
+	ti_ab_report_num(cell[C_MEDB], CELL, r->med_b);
 	ti_ab_report_change_pct(cell[C_CHANGE], CELL, r->est);
 	if (isnan(r->lo) || (isinf(r->lo) && isinf(r->hi))) {
 		snprintf(cell[C_CI], CELL, "-");
@@ -236,7 +171,7 @@ static void summary_lines(struct ti_buf *o, const struct ti_ab_result *r,
 			      paired, tested);
 		for (size_t k = 0; k < NTESTS && test_name[k]; k++)
 			ti_buf_printf(o, "%s %s %zu", k ? "," : "", test_name[k], test_count[k]);
-		ti_buf_printf(o, "; %.3g%% intervals per benchmark, not adjusted\n", level(r));
+		ti_buf_printf(o, "; %.3g%% intervals per benchmark, not adjusted\n", level_pct(r));
 	}
 	if (tested && paired && c->pairing != TI_AB_PAIR_VOTE)
 		ti_buf_printf(o, "%srounds paired by design: A_i and B_i ran in one round", prefix);
@@ -308,15 +243,6 @@ static void format_text(struct ti_buf *o, const struct ti_ab_result *res,
 	summary_lines(o, res, c, opt, "");
 }
 
-static void md_escape(struct ti_buf *o, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`')
-			ti_buf_append(o, "\\", 1);
-		ti_buf_append(o, s, 1);
-	}
-}
-
 static void format_md(struct ti_buf *o, const struct ti_ab_result *res,
 		      const struct ti_ab_config *c, const struct ti_ab_report_opts *opt)
 {
@@ -327,7 +253,7 @@ static void format_md(struct ti_buf *o, const struct ti_ab_result *res,
 	ti_buf_printf(o, "|");
 	for (int k = 0; k < C_COUNT; k++) {
 		ti_buf_printf(o, " ");
-		md_escape(o, title[k]);
+		ti_ab_report_md(o, title[k]);
 		ti_buf_printf(o, " |");
 	}
 	ti_buf_printf(o, "\n|");
@@ -342,29 +268,13 @@ static void format_md(struct ti_buf *o, const struct ti_ab_result *res,
 		for (int k = 0; k < C_COUNT; k++) {
 			bool bold = k == C_VERDICT && res->rows[i].v == TI_AB_REGRESSED;
 			ti_buf_printf(o, " %s", bold ? "**" : "");
-			md_escape(o, cell[k]);
+			ti_ab_report_md(o, cell[k]);
 			ti_buf_printf(o, "%s |", bold ? "**" : "");
 		}
 		ti_buf_printf(o, "\n");
 	}
 	ti_buf_printf(o, "\n");
 	summary_lines(o, res, c, opt, "- ");
-}
-
-static void csv_field(struct ti_buf *o, const char *s)
-{
-	/* RFC 4180: quote fields holding a comma, quote or line break. */
-	if (!strpbrk(s, ",\"\r\n")) {
-		ti_buf_printf(o, "%s", s);
-		return;
-	}
-	ti_buf_append(o, "\"", 1);
-	for (; *s; s++) {
-		if (*s == '"')
-			ti_buf_append(o, "\"", 1);
-		ti_buf_append(o, s, 1);
-	}
-	ti_buf_append(o, "\"", 1);
 }
 
 static void csv_num(struct ti_buf *o, double v)
@@ -392,7 +302,7 @@ static void format_csv(struct ti_buf *o, const struct ti_ab_result *res,
 		const char *code = code_name(r->code);
 		if (!ti_ab_report_listed(r, opt))
 			continue;
-		csv_field(o, r->name);
+		ti_ab_report_csv(o, r->name);
 		ti_buf_printf(o, ",%zu,%zu,%s", r->n_a, r->n_b, r->paired ? "yes" : "no");
 		csv_num(o, r->med_a);
 		csv_num(o, r->med_b);
@@ -405,9 +315,9 @@ static void format_csv(struct ti_buf *o, const struct ti_ab_result *res,
 		csv_num(o, r->p_adj);
 		ti_buf_printf(o, ",%s,%s,%s,", ti_ab_verdict_name[r->v], r->decidable ? "yes" : "no",
 			      code ? code : "");
-		csv_field(o, r->reason);
+		ti_ab_report_csv(o, r->reason);
 		ti_buf_printf(o, ",");
-		csv_field(o, r->note);
+		ti_ab_report_csv(o, r->note);
 		ti_buf_printf(o, "\n");
 	}
 }
@@ -519,7 +429,7 @@ static void format_undecided(struct ti_buf *o, const struct ti_ab_result *res)
 
 	for (size_t i = 0; i < res->n; i++) {
 		if (res->rows[i].v == TI_AB_UNDECIDED && res->rows[i].decidable) {
-			escaped(name, sizeof name, res->rows[i].name);
+			ti_ab_report_cell(name, sizeof name, res->rows[i].name);
 			ti_buf_printf(o, "%s\n", name);
 		}
 	}
@@ -535,26 +445,4 @@ void ti_ab_report(struct ti_buf *out, const struct ti_ab_result *r, const struct
 	case TI_AB_JSON: format_json(out, r, c, o); break;
 	case TI_AB_UNDECIDED_LIST: format_undecided(out, r); break;
 	}
-}
-
-/* The cell forms of this file, for the other reports of the project
- * (lib/series): one escaping of each kind. */
-void ti_ab_report_cell(char *out, size_t len, const char *s)
-{
-	escaped(out, len, s);
-}
-
-void ti_ab_report_md(struct ti_buf *o, const char *s)
-{
-	md_escape(o, s);
-}
-
-void ti_ab_report_csv(struct ti_buf *o, const char *s)
-{
-	csv_field(o, s);
-}
-
-void ti_ab_report_num(char *s, size_t len, double v)
-{
-	num(s, len, v);
 }

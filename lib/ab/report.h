@@ -36,10 +36,4 @@ void ti_ab_report(struct ti_buf *out, const struct ti_ab_result *r, const struct
 void ti_ab_report_svg(struct ti_buf *out, const struct ti_ab_result *r,
 		      const struct ti_ab_config *c, const struct ti_ab_report_opts *o);
 
-/* The change B/A - 1 of the log-ratio LR as a signed percentage into S
- * (LEN bytes), the one form of every report and verdict reason: beyond a
- * double's range (a denormal baseline), in powers of ten from the
- * logarithm ("+3.95e+321%"), not "+inf". */
-void ti_ab_report_change_pct(char *s, size_t len, double lr);
-
 #endif

@@ -4,7 +4,8 @@
  * verdict with the reason for it, plus the geometric mean of the suite and
  * notes on the comparison as a whole.  Nothing here prints or exits;
  * errors are returned (-ENOMEM).  The statistics are described in
- * timeit-compare(1), STATISTICS. */
+ * timeit-compare(1), STATISTICS; verdict.c says which file holds each
+ * decision. */
 #ifndef TI_AB_VERDICT_H
 #define TI_AB_VERDICT_H
 
@@ -12,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "read.h"
+#include "set.h"
 #include "stats.h"
 
 enum ti_ab_verdict {
@@ -72,7 +73,7 @@ enum ti_ab_pairing {
 	TI_AB_PAIR_AUTO,
 	TI_AB_PAIR_ALWAYS,
 	TI_AB_PAIR_NEVER,
-	TI_AB_PAIR_VOTE,	/* the rule before issue 20, for bench/ab-sim: pair when
+	TI_AB_PAIR_VOTE,	/* the old rule, for bench/ab-sim: pair when
 				 * the median rank correlation reaches TI_AB_PAIR_CORRELATION */
 };
 
@@ -112,9 +113,9 @@ struct ti_ab_config {
 	void *keep_arg;
 };
 
-/* The defaults of timeit-compare: alpha 0.05, gate 1 %, Benjamini-Hochberg,
- * paired where the rounds allow (signed rank or t), Welch where not, one
- * look, the geometric mean's interval by round. */
+/* Set C to the defaults of timeit-compare: alpha 0.05, gate 1 %,
+ * Benjamini-Hochberg, paired where the rounds allow (signed rank or t),
+ * Welch-Hsu where not, one look, the geometric mean's interval by round. */
 void ti_ab_config_init(struct ti_ab_config *c);
 
 struct ti_ab_row {

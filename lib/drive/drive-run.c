@@ -1,231 +1,26 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-/* drive-run.c: the driver's children.  Each runs in a process group of its
- * own, its output to a log file, pinned to its CPUs when it has some; a
- * duet's two wait at a barrier (a pipe they read until the driver closes
- * it) and start together.  A stop signal (SIGINT, SIGTERM, SIGHUP) ends
- * the running children at once: the handler passes SIGTERM on to their
- * process groups. */
+/* drive-run.c: the runner of a configuration (ti_drive_run): one row per
+ * kind.  A new runner is its own file, a kind in drive.h and a row here;
+ * the rounds do not change. */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "drive-int.h"
-#include "os.h"
+#include "drive-runner.h"
 
-#define MAX_RUNNING 64
-static volatile pid_t running[MAX_RUNNING];
-static volatile sig_atomic_t stop_sig;
-static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
-static struct sigaction old_act[3];
+static const struct ti_drive_runner *const runners[] = {
+	[TI_DRIVE_LIT] = &ti_drive_lit_runner,
+	[TI_DRIVE_SUITE] = &ti_drive_suite_runner,
+};
 
-static void on_stop(int sig)
+int ti_drive_run(struct ti_drive *d, const struct ti_drive_config *c, char *const *names, size_t n)
 {
-	int e = errno;
-
-	stop_sig = sig;
-	for (size_t i = 0; i < MAX_RUNNING; i++)
-		if (running[i] > 0)
-			kill(-running[i], SIGTERM);
-	errno = e;
-}
-
-void ti_drive_signals(bool on)
-{
-	for (size_t i = 0; i < 3; i++) {
-		if (on) {
-			struct sigaction sa;
-			memset(&sa, 0, sizeof sa);
-			sa.sa_handler = on_stop;
-			sigemptyset(&sa.sa_mask);
-			sigaction(stop_sigs[i], &sa, &old_act[i]);	/* no SA_RESTART: waits wake */
-		} else {
-			sigaction(stop_sigs[i], &old_act[i], NULL);
-		}
+	if ((size_t)c->runner >= sizeof runners / sizeof runners[0]) {
+		memset(d, 0, sizeof *d);
+		snprintf(d->err, sizeof d->err, "no runner of kind %d", (int)c->runner);
+		return -EINVAL;
 	}
-	if (on)
-		stop_sig = 0;
-}
-
-int ti_drive_stopped(void)
-{
-	return stop_sig;
-}
-
-double ti_drive_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void track(pid_t pid, bool add)
-{
-	for (size_t i = 0; i < MAX_RUNNING; i++) {
-		if (add ? running[i] == 0 : running[i] == pid) {
-			running[i] = add ? pid : 0;
-			return;
-		}
-	}
-}
-
-/* In the child: set up, wait at the barrier, execute.  Only
- * async-signal-safe calls up to exec. */
-static void child(struct ti_drive_job *j, int ready_w, int gate_r, int gate_w)
-{
-	int fd;
-	char c = 0;
-	sigset_t none;
-
-	setpgid(0, 0);
-	for (size_t i = 0; i < 3; i++)
-		signal(stop_sigs[i], SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (j->cpus && ti_os_set_affinity(j->cpus) < 0)
-		_exit(126);
-	if ((fd = open("/dev/null", O_RDONLY)) >= 0 && fd != 0) {
-		dup2(fd, 0);
-		close(fd);
-	}
-	if (j->log) {
-		if ((fd = open(j->log, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
-			_exit(126);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		if (fd > 2)
-			close(fd);
-	}
-	if (gate_w >= 0)
-		close(gate_w);
-	if (ready_w >= 0) {
-		(void)!write(ready_w, &c, 1);
-		close(ready_w);
-	}
-	if (gate_r >= 0) {
-		while (read(gate_r, &c, 1) < 0 && errno == EINTR)
-			;
-		close(gate_r);
-	}
-	execvp(j->argv[0], j->argv);
-	_exit(127);
-}
-
-int ti_drive_start(struct ti_drive_job **jobs, size_t n)
-{
-	int ready[2] = { -1, -1 }, gate[2] = { -1, -1 };
-	sigset_t block, old;
-	size_t started = 0;
-	int rc = 0;
-
-	if (n > 1 && (pipe(ready) < 0 || pipe(gate) < 0)) {
-		rc = -errno;
-		goto out;
-	}
-	/* No stop signal between fork and track: the handler must see every
-	 * child it has to end. */
-	sigemptyset(&block);
-	for (size_t i = 0; i < 3; i++)
-		sigaddset(&block, stop_sigs[i]);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	/* A stop that came before: nothing starts. */
-	if (stop_sig)
-		rc = -EINTR;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		pid_t pid = fork();
-		if (pid < 0) {
-			rc = -errno;
-			break;
-		}
-		if (pid == 0) {
-			if (ready[0] >= 0)
-				close(ready[0]);
-			child(jobs[i], ready[1], gate[0], gate[1]);
-		}
-		setpgid(pid, pid);
-		jobs[i]->pid = pid;
-		jobs[i]->done = false;
-		track(pid, true);
-		started++;
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (ready[1] >= 0) {
-		close(ready[1]);
-		ready[1] = -1;
-	}
-	/* Every child set up (or gone): release them together. */
-	for (size_t k = 0; k < started && ready[0] >= 0; k++) {
-		char c;
-		ssize_t r = read(ready[0], &c, 1);
-		if (r < 0 && errno == EINTR) {
-			k--;
-			continue;
-		}
-		if (r <= 0)
-			break;
-	}
-	double t = ti_drive_now();
-	for (size_t i = 0; i < started; i++)
-		jobs[i]->t0 = t;
-out:
-	for (size_t i = 0; i < 2; i++) {
-		if (ready[i] >= 0)
-			close(ready[i]);
-		if (gate[i] >= 0)
-			close(gate[i]);
-	}
-	if (rc < 0) {
-		for (size_t i = 0; i < started; i++) {
-			kill(-jobs[i]->pid, SIGTERM);
-			ti_drive_wait_job(jobs[i]);
-		}
-	}
-	return rc;
-}
-
-int ti_drive_wait_any(struct ti_drive_job **jobs, size_t n)
-{
-	for (;;) {
-		int st;
-		pid_t pid = waitpid(-1, &st, 0);
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		for (size_t i = 0; i < n; i++) {
-			if (jobs[i]->pid == pid && !jobs[i]->done) {
-				jobs[i]->t1 = ti_drive_now();
-				jobs[i]->status = st;
-				jobs[i]->done = true;
-				track(pid, false);
-				return (int)i;
-			}
-		}
-	}
-}
-
-void ti_drive_wait_job(struct ti_drive_job *j)
-{
-	int st;
-
-	while (!j->done) {
-		if (waitpid(j->pid, &st, 0) == j->pid) {
-			j->t1 = ti_drive_now();
-			j->status = st;
-			j->done = true;
-			track(j->pid, false);
-		} else if (errno != EINTR) {
-			j->done = true;
-			j->status = -1;
-			track(j->pid, false);
-		}
-	}
+	return ti_drive_rounds(d, c, runners[c->runner], names, n);
 }

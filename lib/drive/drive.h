@@ -9,7 +9,14 @@
  * round over the tests left, or one per test and side in a duet) and the
  * suite (one command per benchmark, side and round).  Nothing here exits
  * or prints: progress goes to a callback, errors come back as -errno with
- * a message in the driver's ERR. */
+ * a message in the driver's ERR.
+ *
+ * The rooms: drive.c the configuration and the plan of the looks;
+ * drive-run.c the runner of a configuration; drive-round.c the rounds,
+ * the looks, the budget and the stop table; drive-schedule.c the
+ * schedules; drive-runner.h the interface of a runner, drive-lit.c and
+ * drive-suite.c the runners; drive-child.c the children; drive-util.c
+ * what they share. */
 #ifndef TI_DRIVE_H
 #define TI_DRIVE_H
 
@@ -23,7 +30,7 @@
 
 enum ti_drive_schedule { TI_DRIVE_SEQUENTIAL, TI_DRIVE_DUET };
 enum ti_drive_order { TI_DRIVE_ALTERNATE, TI_DRIVE_RANDOM };
-enum ti_drive_runner { TI_DRIVE_LIT, TI_DRIVE_SUITE };
+enum ti_drive_runner_kind { TI_DRIVE_LIT, TI_DRIVE_SUITE };
 
 /* The largest budget (seconds) and round count a run takes: a year, and
  * what the verdict engine's looks allow. */
@@ -54,7 +61,7 @@ struct ti_drive_test {
 };
 
 struct ti_drive_config {
-	enum ti_drive_runner runner;
+	enum ti_drive_runner_kind runner;
 	enum ti_drive_schedule schedule;
 	enum ti_drive_order order;
 	uint64_t seed;
@@ -78,8 +85,18 @@ struct ti_drive_config {
 	void *progress_arg;
 };
 
+/* Names, in the order found (the units of a run). */
+struct ti_drive_units {
+	char **u;
+	size_t n;
+};
+
+struct ti_drive_runner;
+
 struct ti_drive {
 	struct ti_drive_config c;
+	const struct ti_drive_runner *runner;	/* drive-runner.h */
+	void *state;		/* the runner's own, from its start to its end */
 	struct ti_drive_test *t;
 	size_t n;
 	unsigned rounds;	/* finished rounds */
@@ -89,7 +106,8 @@ struct ti_drive {
 	double wall;		/* seconds of the whole run */
 	int stop_signal;	/* the signal that stopped the run, or 0 */
 	char err[1024];		/* the message of a failure */
-	size_t nunits;		/* lit duet: the tests of round 1 (A.R.K.json, K <= nunits) */
+	struct ti_drive_units units;	/* what the runner selects: lit's tests, as lit
+					 * names them (a duet's A.R.K.json, K <= units.n) */
 	FILE *rounds_f, *samples_f;
 };
 
@@ -136,6 +154,16 @@ void ti_drive_free(struct ti_drive *d);
 /* Lit's --filter for exactly the lit tests UNITS (N): each full name
  * escaped as a Python regular expression, case-sensitive.  Into *OUT
  * (malloc'd).  Returns 0 or -ENOMEM. */
+/* The name of the lock file in a run's output directory. */
+#define TI_DRIVE_LOCK ".timeit-ab.lock"
+
+/* Lock the output directory DIR for this process's run: a write lock
+ * (fcntl(2), F_SETLK) on DIR/TI_DRIVE_LOCK, created if need be, held
+ * until the process ends (a crash lets it go).  TRY: only test that no
+ * other process holds it, and let it go.  Returns 0, or -EBUSY with ERR
+ * naming the holder's pid, or -errno with ERR set. */
+int ti_drive_lock(const char *dir, bool try, char *err, size_t len);
+
 int ti_drive_lit_filter(char *const *units, size_t n, char **out);
 
 #endif

@@ -16,7 +16,7 @@ const char *const ti_series_cause_name[3] = { "unknown", "code", "machine" };
 
 void ti_series_config_init(struct ti_series_config *c, size_t nruns)
 {
-	/* bench/series-sim (docs/BENCHMARKS.md): at alpha 0.01 and 5 noise
+	/* bench/series-sim (docs/series.md): at alpha 0.01 and 5 noise
 	 * scales the rule stays under one false change point per 1000
 	 * benchmark-nights on every noise model simulated. */
 	c->alpha = 0.01;

@@ -8,6 +8,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,6 +167,84 @@ int ti_series_order_cmp(const char *a, const char *b)
 			return va < vb ? -1 : 1;
 	}
 	return strcmp(a, b);
+}
+
+/* N digits at *P as a number into *V, *P moved past them; false for fewer. */
+static bool digits(const char **p, int n, long *v)
+{
+	*v = 0;
+	for (int i = 0; i < n; i++, (*p)++) {
+		if (!isdigit((unsigned char)**p))
+			return false;
+		*v = *v * 10 + (**p - '0');
+	}
+	return true;
+}
+
+/* Days from 1970-01-01 to Y-M-D of the proleptic Gregorian calendar (the
+ * days-from-civil formula of H. Hinnant, "chrono-Compatible Low-Level
+ * Date Algorithms"). */
+static long long days_from_civil(long y, long m, long d)
+{
+	y -= m <= 2;
+	long era = (y >= 0 ? y : y - 399) / 400;
+	long yoe = y - era * 400;
+	long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return (long long)era * 146097 + doe - 719468;
+}
+
+/* Whether *P is C (then *P moves past it). */
+static bool skip(const char **p, const char *c)
+{
+	if (!**p || !strchr(c, **p))
+		return false;
+	(*p)++;
+	return true;
+}
+
+/* The zone at P: 'Z', nothing, or +hh[[:]mm] / -hh[[:]mm], into *OFF
+ * seconds east of UTC; false for anything else. */
+static bool zone(const char *p, long *off)
+{
+	long oh = 0, om = 0;
+	int sign = *p == '+' ? 1 : *p == '-' ? -1 : 0;
+
+	*off = 0;
+	if (!sign)
+		return !*p || (*p == 'Z' && !p[1]);
+	p++;
+	if (!digits(&p, 2, &oh) || oh > 23)
+		return false;
+	skip(&p, ":");
+	if (*p && (!digits(&p, 2, &om) || om > 59))
+		return false;
+	*off = sign * (oh * 3600 + om * 60);
+	return !*p;
+}
+
+int ti_series_time_key(const char *s, char *out, size_t len)
+{
+	long y, mo, d, h, mi, sec = 0, ns = 0, off;
+	const char *p = s;
+
+	if (!digits(&p, 4, &y) || !skip(&p, "-") || !digits(&p, 2, &mo) || !skip(&p, "-") ||
+	    !digits(&p, 2, &d) || !skip(&p, "T ") || !digits(&p, 2, &h) || !skip(&p, ":") ||
+	    !digits(&p, 2, &mi) || (skip(&p, ":") && !digits(&p, 2, &sec)))
+		return -EINVAL;
+	if (skip(&p, ".,")) {
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		for (long scale = 100000000; isdigit((unsigned char)*p); p++, scale /= 10)
+			ns += scale * (*p - '0');
+	}
+	if (!zone(p, &off) || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 24 || mi > 59 ||
+	    sec > 60)
+		return -EINVAL;
+	long long t = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - off;
+	/* Offset so that every time since year 0 is a positive key. */
+	int n = snprintf(out, len, "%020lld.%09ld", t + 62167219200LL, ns);
+	return n < 0 || (size_t)n >= len ? -EINVAL : 0;
 }
 
 struct keyed {

@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 #include "json.h"
 #include "jsonread.h"
 #include "read-int.h"
+#include "record.h"
 #include "series.h"
 
 /* Run IDs a samples request names: its URL stays short (LNT's server and
@@ -46,6 +48,7 @@ int ti_series_lnt_init(struct ti_series_lnt *l, const char *url, const char *mac
 	memset(l, 0, sizeof *l);
 	l->machine = machine;
 	l->timeout = timeout;
+	l->max_bytes = (size_t)TI_SERIES_LNT_MAX_MB << 20;
 	l->curl = "curl";
 	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0)
 		return ti_ab_read_error(err, url, 0, "not an http:// or https:// URL");
@@ -73,8 +76,9 @@ int ti_series_lnt_init(struct ti_series_lnt *l, const char *url, const char *mac
 	return 0;
 }
 
-/* Read all of FD into B; -errno on failure. */
-static int drain(int out, int errfd, struct ti_buf *b, struct ti_buf *e)
+/* Read all of OUT into B (at most MAX bytes: -EFBIG past them) and of
+ * ERRFD into E; -errno on failure. */
+static int drain(int out, int errfd, struct ti_buf *b, struct ti_buf *e, size_t max)
 {
 	struct pollfd p[2] = { { out, POLLIN, 0 }, { errfd, POLLIN, 0 } };
 	char chunk[65536];
@@ -93,7 +97,9 @@ static int drain(int out, int errfd, struct ti_buf *b, struct ti_buf *e)
 				continue;
 			if (got <= 0)
 				p[i].fd = -1;
-			else
+			else if (!i && b->len + (size_t)got > max)
+				return -EFBIG;
+			else if (!i || e->len < 4096)
 				ti_buf_append(i ? e : b, chunk, (size_t)got);
 		}
 	}
@@ -106,7 +112,10 @@ static int get(const struct ti_series_lnt *l, const char *url, struct ti_buf *bo
 	       struct ti_ab_error *err)
 {
 	char tmo[32];
-	char *argv[] = { (char *)l->curl, "-sS", "--max-time", tmo, "-H", "Accept: application/json",
+	/* -q first: not the user's ~/.curlrc (curl(1)); -L: a server that
+	 * moved (http to https) is followed, as a browser would. */
+	char *argv[] = { (char *)l->curl, "-q", "-sS", "-L", "--max-redirs", "5", "--max-time", tmo,
+			 "-H", "Accept: application/json",
 			 "-w", "\n%{http_code}", (char *)url, NULL };
 	struct ti_buf e = { 0 };
 	int po[2], pe[2], rc, ws;
@@ -121,7 +130,7 @@ static int get(const struct ti_series_lnt *l, const char *url, struct ti_buf *bo
 		close(po[1]);
 		return ti_ab_read_sys_error(err, url, rc);
 	}
-	/* fork, not posix_spawn: <spawn.h> is shadowed by lib/spawn.h on the
+	/* fork, not posix_spawn: <spawn.h> is shadowed by lib/measure/spawn.h on the
 	 * include path. */
 	if ((pid = fork()) < 0) {
 		rc = errno;
@@ -134,17 +143,19 @@ static int get(const struct ti_series_lnt *l, const char *url, struct ti_buf *bo
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDONLY);
 		if (null < 0 || dup2(null, 0) < 0 || dup2(po[1], 1) < 0 || dup2(pe[1], 2) < 0)
-			_exit(126);
+			_exit(TI_STATUS_CANNOT_EXEC);
 		close(po[0]);
 		close(pe[0]);
 		execvp(l->curl, argv);
 		/* The parent reads this from the child's stderr. */
 		dprintf(2, "cannot run %s: %s (--lnt reads with curl)", l->curl, strerror(errno));
-		_exit(127);
+		_exit(TI_STATUS_NOT_FOUND);
 	}
 	close(po[1]);
 	close(pe[1]);
-	rc = drain(po[0], pe[0], body, &e);
+	rc = drain(po[0], pe[0], body, &e, l->max_bytes);
+	if (rc == -EFBIG)
+		kill(pid, SIGKILL);
 	close(po[0]);
 	close(pe[0]);
 	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
@@ -157,6 +168,9 @@ static int get(const struct ti_series_lnt *l, const char *url, struct ti_buf *bo
 				      e.len ? e.data : "curl failed without a message");
 	}
 	ti_buf_free(&e);
+	if (rc == -EFBIG)
+		return ti_ab_read_error(err, url, 0, "the answer is larger than %zu MiB (--lnt-max)",
+					l->max_bytes >> 20);
 	if (rc < 0)
 		return rc;
 	/* The last line is the status curl appended (-w). */
@@ -212,20 +226,18 @@ out:
 	return rc;
 }
 
-/* S with the bytes a URL path or query cannot hold as %XX (RFC 3986). */
-static void url_escape(char *out, size_t len, const char *s)
+/* S into OUT with the bytes a URL path or query cannot hold as %XX (RFC
+ * 3986), whole: a name cut short would ask for another machine. */
+static void url_escape(struct ti_buf *out, const char *s)
 {
-	size_t o = 0;
-
-	for (; *s && o + 4 < len; s++) {
+	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
 		    strchr("-._~", c))
-			out[o++] = (char)c;
+			ti_buf_append(out, s, 1);
 		else
-			o += (size_t)snprintf(out + o, len - o, "%%%02X", c);
+			ti_buf_printf(out, "%%%02X", c);
 	}
-	out[o] = '\0';
 }
 
 /* One run of the machine, as its list gives it. */
@@ -292,6 +304,38 @@ static int cmp_row(const void *a, const void *b)
 	return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
+/* Whether no row of ROWS[I..F) has KEY: F's is its first. */
+static bool first_of_key(const struct ti_jsonread_value *const *rows, size_t i, size_t f,
+			 const char *key)
+{
+	for (size_t r = i; r < f; r++)
+		if (ti_jsonread_get(rows[r], key))
+			return false;
+	return true;
+}
+
+/* Member K of row ROWS[F] into J: a string as it is, a metric as the
+ * list of its values in the rows F..E of one test. */
+static void metric_of(struct ti_json *j, const struct ti_jsonread_value *const *rows, size_t f,
+		      size_t e, size_t k, const char *order_field)
+{
+	const char *key = rows[f]->keys[k];
+
+	if (not_metric(key, order_field))
+		return;
+	if (rows[f]->items[k].type == TI_JSONREAD_STRING) {
+		ti_json_string(j, key, rows[f]->items[k].str);
+		return;
+	}
+	ti_json_array(j, key);
+	for (size_t r = f; r < e; r++) {
+		const struct ti_jsonread_value *v = ti_jsonread_get(rows[r], key);
+		if (v && v->type == TI_JSONREAD_NUMBER)
+			ti_json_double(j, NULL, v->num);
+	}
+	ti_json_end(j, ']');
+}
+
 /* The N rows of one run (sorted by test name) as an LNT report, format 2,
  * into OUT: a test a name, each metric a list of its samples' values. */
 static void report_of(struct ti_buf *out, const struct ti_series_lnt *l, const struct lnt_run *run,
@@ -317,23 +361,12 @@ static void report_of(struct ti_buf *out, const struct ti_series_lnt *l, const s
 			e++;
 		ti_json_object(&j, NULL);
 		ti_json_string(&j, "name", name);
-		/* The metrics of the first row of the test, each a list. */
-		for (size_t k = 0; k < rows[i]->n; k++) {
-			const char *key = rows[i]->keys[k];
-			if (not_metric(key, order_field))
-				continue;
-			if (rows[i]->items[k].type == TI_JSONREAD_STRING) {
-				ti_json_string(&j, key, rows[i]->items[k].str);
-				continue;
-			}
-			ti_json_array(&j, key);
-			for (size_t r = i; r < e; r++) {
-				const struct ti_jsonread_value *v = ti_jsonread_get(rows[r], key);
-				if (v && v->type == TI_JSONREAD_NUMBER)
-					ti_json_double(&j, NULL, v->num);
-			}
-			ti_json_end(&j, ']');
-		}
+		/* The metrics of every row of the test, each a list: a row
+		 * may carry some (a run of compiles only), the next others. */
+		for (size_t f = i; f < e; f++)
+			for (size_t k = 0; k < rows[f]->n; k++)
+				if (first_of_key(rows, i, f, rows[f]->keys[k]))
+					metric_of(&j, rows, f, e, k, order_field);
 		ti_json_end(&j, '}');
 		i = e;
 	}
@@ -383,6 +416,20 @@ static size_t group_end(const struct lnt_run *runs, size_t i, size_t n)
 	return j;
 }
 
+/* A sample row's run: LNT sends a number, a server may send it as a
+ * string of digits; -1 for neither. */
+static double run_id(const struct ti_jsonread_value *v)
+{
+	char *end;
+
+	if (v && v->type == TI_JSONREAD_NUMBER)
+		return v->num;
+	if (!v || v->type != TI_JSONREAD_STRING || !v->str[0] || v->str[0] == '-')
+		return -1;
+	double d = strtod(v->str, &end);
+	return *end || d != floor(d) ? -1 : d;
+}
+
 /* The runs FROM..TO of RUNS: one samples request, then one report for
  * each group of one order. */
 static int read_batch(const struct ti_series_lnt *l, struct ti_series_history *h,
@@ -417,9 +464,9 @@ static int read_batch(const struct ti_series_lnt *l, struct ti_series_history *h
 		size_t n = 0;
 		g = group_end(runs, i, to);
 		for (size_t k = 0; k < s->n; k++) {
-			const struct ti_jsonread_value *id = ti_jsonread_get(&s->items[k], "run_id");
+			double id = run_id(ti_jsonread_get(&s->items[k], "run_id"));
 			for (size_t r = i; r < g; r++)
-				if (id && id->type == TI_JSONREAD_NUMBER && id->num == runs[r].id)
+				if (id == runs[r].id)
 					rows[n++] = &s->items[k];
 		}
 		qsort(rows, n, sizeof *rows, cmp_row);
@@ -457,12 +504,11 @@ int ti_series_lnt_read(struct ti_series_lnt *l, struct ti_series_history *h, con
 	struct ti_jsonread_value top;
 	struct ti_buf url = { 0 };
 	struct lnt_run *runs = NULL;
-	char name[768];
 	size_t n = 0;
 	int rc;
 
-	url_escape(name, sizeof name, l->machine);
-	ti_buf_printf(&url, "%s/api/db_%s/v4/%s/machines/%s", l->root, l->db, l->suite, name);
+	ti_buf_printf(&url, "%s/api/db_%s/v4/%s/machines/", l->root, l->db, l->suite);
+	url_escape(&url, l->machine);
 	if (url.failed)
 		return -ENOMEM;
 	if ((rc = get_json(l, url.data, &top, err)) < 0)

@@ -15,7 +15,10 @@
 enum col { C_NAME, C_RUN, C_INDEX, C_BEFORE, C_AFTER, C_CHANGE, C_CI, C_P, C_CAUSE, C_NEW,
 	   C_COUNT };
 
-#define CELL 512
+/* A cell holds a whole name, escaped: a path of PATH_MAX (4096) bytes,
+ * each at most 4 as an escape (\x7f); a name cut short would be another
+ * name (--undecided's lines are the next round's filter). */
+#define CELL 16388
 
 static const char *const title[C_COUNT] = {
 	"benchmark", "run", "index", "before", "after", "change", "interval", "p", "cause", "window",

@@ -3,8 +3,8 @@
  * change points in it: which run changed which benchmark, by how much,
  * how sure, and whether the binary changed with it.  Nothing here prints
  * or exits; functions return 0, -ENOMEM or -EINVAL.  The rule is the one
- * bench/series-sim chose (docs/BENCHMARKS.md, "Change points over a
- * history"); timeit-series(1) describes it. */
+ * bench/series-sim chose (docs/series.md, "The rules compared"); timeit-series(1)
+ * describes it. */
 #ifndef TI_SERIES_H
 #define TI_SERIES_H
 
@@ -57,6 +57,13 @@ int ti_series_add(struct ti_series_history *h, const struct ti_ab_set *set, cons
  * Returns 0 or -ENOMEM. */
 int ti_series_sort_runs(struct ti_series_history *h, const char *const *key);
 
+/* The start time S (ISO 8601 as LNT writes it: YYYY-MM-DD, 'T' or ' ',
+ * hh:mm[:ss[.fraction]], then 'Z', +hh[:mm] or -hh[:mm], or nothing for
+ * UTC) as a key of OUT (LEN bytes) that ti_series_sort_runs orders as
+ * time: seconds since 1970 in UTC and nanoseconds, each zero-padded.
+ * Returns 0, or -EINVAL for text that is no such time. */
+int ti_series_time_key(const char *s, char *out, size_t len);
+
 /* Free everything H owns and empty it. */
 void ti_series_free(struct ti_series_history *h);
 
@@ -73,7 +80,12 @@ struct ti_series_lnt {
 	const char *machine;	/* the machine's name (or LNT's ID of it) */
 	const char *curl;	/* the program that reads HTTP ("curl", found in PATH) */
 	double timeout;		/* seconds a request may take */
+	size_t max_bytes;	/* the most an answer may hold (default
+				 * TI_SERIES_LNT_MAX_MB MiB): a server that streams
+				 * without end is an error, not all of memory */
 };
+
+#define TI_SERIES_LNT_MAX_MB 256
 
 /* Set L up for the server at URL (http://HOST:PORT, or a URL naming one
  * database and suite: .../db_DB/v4/SUITE[/...], as make submit's

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* verdict-geomean.c: the suite's geometric mean of B/A and its interval
+ * (verdict-int.h).  By round where the rounds are paired (the default: a
+ * round moves every benchmark together, so the rounds are the
+ * independent units), else Student's t over the benchmarks' log-ratios
+ * or a bootstrap of their mean; bench/ab-sim measured them. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verdict-int.h"
+#include "verdict.h"
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return (a > b) - (a < b);
+}
+
+/* The benchmark R counts in the geometric mean: it has a ratio. */
+static bool geo_counts(const struct ti_ab_row *r)
+{
+	return r->v != TI_AB_MISSING && r->v != TI_AB_FAILED && isfinite(r->est) && r->med_a > 0 &&
+	       r->med_b > 0;
+}
+
+/* By round: the rounds of an interleaved run move every benchmark
+ * together (the machine's state is shared by all the benchmarks of a
+ * round), so the benchmarks' log-ratios are not independent changes and a
+ * t over them is too narrow (an A/A run of identical builds excluded 0).
+ * The suite's change in round k is the mean over the benchmarks of their
+ * log-ratio in it (a round a benchmark lacks: its estimate), a benchmark
+ * with identical binaries counting 0; the interval is Student's t over
+ * those round means, the rounds being the independent units.  Returns 1
+ * when done, 0 when the rows do not allow it (fewer
+ * than 2 rounds), -ENOMEM. */
+static int geo_by_round(const struct ti_ab_result *res, const struct ti_ab_config *c,
+			struct ti_ab_scratch *s, double level, struct ti_ab_geomean *g)
+{
+	size_t nk = 0, cap = 0, nrows = 0;
+	uint64_t *keys = NULL;
+	double *sum = NULL, *row = NULL;
+	int rc = -ENOMEM;
+
+	for (size_t i = 0; i < res->n; i++) {
+		const struct ti_ab_row *r = &res->rows[i];
+		if (!geo_counts(r))
+			continue;
+		nrows++;
+		if (r->code == TI_AB_CODE_SAME || !r->paired)
+			continue;
+		size_t np = ti_ab_pair_rounds(r, c, s);
+		if (nk + np > cap) {
+			cap = 2 * (nk + np) + 16;
+			uint64_t *k = realloc(keys, cap * sizeof *k);
+			if (!k)
+				goto out;
+			keys = k;
+		}
+		if (np)
+			memcpy(keys + nk, s->rk, np * sizeof *keys);
+		nk += np;
+	}
+	if (nk)
+		qsort(keys, nk, sizeof *keys, cmp_u64);
+	size_t nr = 0;
+	for (size_t i = 0; i < nk; i++)
+		if (!nr || keys[i] != keys[nr - 1])
+			keys[nr++] = keys[i];
+	if (nr < 2 || !nrows) {
+		rc = 0;
+		goto out;
+	}
+	if (!(sum = calloc(nr, sizeof *sum)) || !(row = malloc(nr * sizeof *row)))
+		goto out;
+	/* A row not paired (its rounds differ) counts its estimate in every
+	 * round and its own variance on top: that of its interval. */
+	double vu = 0;
+	for (size_t i = 0; i < res->n; i++) {
+		const struct ti_ab_row *r = &res->rows[i];
+		if (!geo_counts(r) || r->code == TI_AB_CODE_SAME)
+			continue;
+		for (size_t k = 0; k < nr; k++)
+			row[k] = r->est;
+		if (!r->paired) {
+			double z = ti_stats_normal_quantile(1 - (1 - r->level) / 2);
+			double sb = (r->hi - r->lo) / (2 * z);
+			vu += isfinite(sb) ? sb * sb : INFINITY;
+		}
+		size_t np = r->paired ? ti_ab_pair_rounds(r, c, s) : 0;
+		for (size_t j = 0; j < np; j++) {
+			uint64_t *at = bsearch(&s->rk[j], keys, nr, sizeof *keys, cmp_u64);
+			row[at - keys] = s->d[j];
+		}
+		for (size_t k = 0; k < nr; k++)
+			sum[k] += row[k];
+	}
+	double mean = 0, ss = 0;
+	for (size_t k = 0; k < nr; k++)
+		mean += (sum[k] /= (double)nrows);
+	mean /= (double)nr;
+	for (size_t k = 0; k < nr; k++)
+		ss += (sum[k] - mean) * (sum[k] - mean);
+	double se = sqrt(ss / (double)(nr - 1) / (double)nr), vf = 0;
+	/* Rounds whose means agree exactly (a benchmark equal on both sides
+	 * in every round) are not an interval of zero width: then what the
+	 * benchmarks' own intervals say, as if they were independent.  Only
+	 * then: otherwise the rounds' spread already holds the benchmarks'
+	 * own noise, and a floor near its expectation would only widen the
+	 * interval (bench/ab-sim: 100 % coverage where 95 % is due). */
+	for (size_t i = 0; ss == 0 && i < res->n; i++) {
+		const struct ti_ab_row *r = &res->rows[i];
+		if (!geo_counts(r) || r->code == TI_AB_CODE_SAME || !r->paired)
+			continue;
+		double z = ti_stats_normal_quantile(1 - (1 - r->level) / 2);
+		double sb = (r->hi - r->lo) / (2 * z);
+		vf += isfinite(sb) ? sb * sb : INFINITY;
+	}
+	se = fmax(se, sqrt(vf) / (double)nrows);
+	se = sqrt(se * se + vu / ((double)nrows * (double)nrows));
+	double q = ti_stats_t_quantile(1 - (1 - level) / 2, (double)(nr - 1));
+	g->n = nrows;
+	g->ratio = exp(mean);
+	g->log_ratio = mean;
+	g->lo = exp(mean - q * se);
+	g->hi = exp(mean + q * se);
+	g->rounds = nr;
+	g->method = "round";
+	rc = 1;
+out:
+	free(keys);
+	free(sum);
+	free(row);
+	return rc;
+}
+
+/* The geometric mean of B/A over the benchmarks with a ratio (both sides
+ * above 0: one whose samples are all 0 on both sides has none and is
+ * left out; identical binaries count as no change), at the rows' level
+ * 1 - alpha / looks: by round where the rounds are paired (the default),
+ * else Student's t over the benchmarks' log-ratios or a bootstrap of
+ * their mean (bench/ab-sim measured them); a single benchmark's own
+ * interval. */
+int ti_ab_geomean_compute(const struct ti_ab_result *res, const struct ti_ab_config *c,
+			  struct ti_ab_scratch *s, struct ti_ab_geomean *out)
+{
+	struct ti_ab_geomean g = { 0, NAN, NAN, NAN, 1 - res->alpha_look, 0, NULL, NAN };
+	size_t n = res->n;
+	double *l, sum = 0, ss = 0;
+	const struct ti_ab_row *one = NULL;
+	int rc;
+
+	bool one_run = true;	/* every benchmark one run a side */
+	if (c->geo == TI_AB_GEO_ROUND) {
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++) {
+			k += geo_counts(&res->rows[i]);
+			one_run &= !geo_counts(&res->rows[i]) ||
+				   (res->rows[i].n_a <= 1 && res->rows[i].n_b <= 1);
+		}
+		if (k > 1 && (rc = geo_by_round(res, c, s, g.level, &g)) != 0) {
+			*out = g;
+			return rc < 0 ? rc : 0;
+		}
+	} else {
+		one_run = false;
+	}
+	if (!(l = malloc((n ? n : 1) * sizeof *l)))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct ti_ab_row *r = &res->rows[i];
+		if (geo_counts(r)) {
+			l[g.n++] = r->code == TI_AB_CODE_SAME ? 0 : r->est;
+			one = r;
+		}
+	}
+	if (g.n) {
+		for (size_t i = 0; i < g.n; i++)
+			sum += l[i];
+		double mean = sum / (double)g.n;
+		g.ratio = exp(mean);
+		g.log_ratio = mean;
+		if (g.n == 1) {
+			g.lo = exp(one->lo);
+			g.hi = exp(one->hi);
+			g.method = "one benchmark";
+		} else if (one_run) {
+			/* One run a side: that run's machine state is in every
+			 * benchmark, and nothing tells it from a change. */
+			g.method = "one run a side";
+		} else if (c->geo == TI_AB_GEO_BOOTSTRAP) {
+			if (ti_stats_bootstrap_mean(l, g.n, (unsigned)c->reps, g.level, c->seed,
+						    &g.lo, &g.hi) < 0) {
+				free(l);
+				return -ENOMEM;
+			}
+			g.lo = exp(g.lo);
+			g.hi = exp(g.hi);
+			g.method = "bootstrap";
+		} else {
+			bool points = true;
+			for (size_t i = 0; i < g.n; i++)
+				ss += (l[i] - mean) * (l[i] - mean);
+			for (size_t i = 0; i < n; i++)
+				if (geo_counts(&res->rows[i]) && res->rows[i].code != TI_AB_CODE_SAME &&
+				    !(res->rows[i].lo == res->rows[i].hi))
+					points = false;
+			double se = sqrt(ss / (double)(g.n - 1) / (double)g.n);
+			/* Benchmarks that all moved alike are no interval of zero
+			 * width unless each is a point itself (constant sides). */
+			if (ss == 0 && !points)
+				se = INFINITY;
+			double q = ti_stats_t_quantile(1 - (1 - g.level) / 2, (double)(g.n - 1));
+			g.lo = exp(mean - q * se);
+			g.hi = exp(mean + q * se);
+			g.method = "t";
+		}
+	}
+	free(l);
+	*out = g;
+	return 0;
+}

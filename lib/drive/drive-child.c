@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* drive-child.c: the driver's children.  Each runs in a process group of its
+ * own, its output to a log file, pinned to its CPUs when it has some; a
+ * duet's two wait at a barrier (a pipe they read until the driver closes
+ * it) and start together.  A stop signal (SIGINT, SIGTERM, SIGHUP) ends
+ * the running children at once: the handler passes SIGTERM on to their
+ * process groups. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "drive-child.h"
+#include "os.h"
+#include "record.h"
+
+/* The children running, for the stop handler to end: a table that grows
+ * (with the stop signals blocked) to hold every one, however many CPUs
+ * the host has; 0 marks a free slot. */
+static volatile pid_t *volatile running;
+static volatile size_t nrunning;
+static volatile sig_atomic_t stop_sig;
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+static struct sigaction old_act[3];
+
+static void on_stop(int sig)
+{
+	int e = errno;
+
+	stop_sig = sig;
+	for (size_t i = 0; i < nrunning; i++)
+		if (running[i] > 0)
+			kill(-running[i], SIGTERM);
+	errno = e;
+}
+
+void ti_drive_child_signals(bool on)
+{
+	for (size_t i = 0; i < 3; i++) {
+		if (on) {
+			struct sigaction sa;
+			memset(&sa, 0, sizeof sa);
+			sa.sa_handler = on_stop;
+			sigemptyset(&sa.sa_mask);
+			sigaction(stop_sigs[i], &sa, &old_act[i]);	/* no SA_RESTART: waits wake */
+		} else {
+			sigaction(stop_sigs[i], &old_act[i], NULL);
+		}
+	}
+	if (on)
+		stop_sig = 0;
+}
+
+int ti_drive_child_stopped(void)
+{
+	return stop_sig;
+}
+
+double ti_drive_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Room in the table for N more children (the stop signals blocked: the
+ * handler sees the old table or the new, whole).  Returns 0 or -ENOMEM. */
+static int track_room(size_t n)
+{
+	size_t used = 0;
+
+	for (size_t i = 0; i < nrunning; i++)
+		used += running[i] != 0;
+	if (used + n <= nrunning)
+		return 0;
+	size_t cap = nrunning ? nrunning : 16;
+	while (cap < used + n)
+		cap *= 2;
+	pid_t *t = calloc(cap, sizeof *t);
+	if (!t)
+		return -ENOMEM;
+	size_t k = 0;
+	for (size_t i = 0; i < nrunning; i++)
+		if (running[i])
+			t[k++] = running[i];
+	pid_t *old = (pid_t *)running;
+	running = t;
+	nrunning = cap;
+	free(old);
+	return 0;
+}
+
+static void track(pid_t pid, bool add)
+{
+	for (size_t i = 0; i < nrunning; i++) {
+		if (add ? running[i] == 0 : running[i] == pid) {
+			running[i] = add ? pid : 0;
+			return;
+		}
+	}
+}
+
+/* In the child: set up, wait at the barrier, execute.  Only
+ * async-signal-safe calls up to exec. */
+static void child(struct ti_drive_job *j, int ready_w, int gate_r, int gate_w)
+{
+	int fd;
+	char c = 0;
+	sigset_t none;
+
+	setpgid(0, 0);
+	for (size_t i = 0; i < 3; i++)
+		signal(stop_sigs[i], SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (j->cpus && ti_os_set_affinity(j->cpus) < 0)
+		_exit(TI_STATUS_CANNOT_EXEC);
+	if ((fd = open("/dev/null", O_RDONLY)) >= 0 && fd != 0) {
+		dup2(fd, 0);
+		close(fd);
+	}
+	if (j->log) {
+		if ((fd = open(j->log, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
+			_exit(TI_STATUS_CANNOT_EXEC);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	if (gate_w >= 0)
+		close(gate_w);
+	if (ready_w >= 0) {
+		(void)!write(ready_w, &c, 1);
+		close(ready_w);
+	}
+	if (gate_r >= 0) {
+		while (read(gate_r, &c, 1) < 0 && errno == EINTR)
+			;
+		close(gate_r);
+	}
+	execvp(j->argv[0], j->argv);
+	_exit(TI_STATUS_NOT_FOUND);
+}
+
+int ti_drive_child_start(struct ti_drive_job **jobs, size_t n)
+{
+	int ready[2] = { -1, -1 }, gate[2] = { -1, -1 };
+	sigset_t block, old;
+	size_t started = 0;
+	int rc = 0;
+
+	if (n > 1 && (pipe(ready) < 0 || pipe(gate) < 0)) {
+		rc = -errno;
+		goto out;
+	}
+	/* No stop signal between fork and track: the handler must see every
+	 * child it has to end. */
+	sigemptyset(&block);
+	for (size_t i = 0; i < 3; i++)
+		sigaddset(&block, stop_sigs[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	/* A stop that came before: nothing starts. */
+	if (stop_sig)
+		rc = -EINTR;
+	else
+		rc = track_room(n);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		pid_t pid = fork();
+		if (pid < 0) {
+			rc = -errno;
+			break;
+		}
+		if (pid == 0) {
+			if (ready[0] >= 0)
+				close(ready[0]);
+			child(jobs[i], ready[1], gate[0], gate[1]);
+		}
+		setpgid(pid, pid);
+		jobs[i]->pid = pid;
+		jobs[i]->done = false;
+		track(pid, true);
+		started++;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (ready[1] >= 0) {
+		close(ready[1]);
+		ready[1] = -1;
+	}
+	/* Every child set up (or gone): release them together. */
+	for (size_t k = 0; k < started && ready[0] >= 0; k++) {
+		char c;
+		ssize_t r = read(ready[0], &c, 1);
+		if (r < 0 && errno == EINTR) {
+			k--;
+			continue;
+		}
+		if (r <= 0)
+			break;
+	}
+	double t = ti_drive_now();
+	for (size_t i = 0; i < started; i++)
+		jobs[i]->t0 = t;
+out:
+	for (size_t i = 0; i < 2; i++) {
+		if (ready[i] >= 0)
+			close(ready[i]);
+		if (gate[i] >= 0)
+			close(gate[i]);
+	}
+	if (rc < 0) {
+		for (size_t i = 0; i < started; i++) {
+			kill(-jobs[i]->pid, SIGTERM);
+			ti_drive_child_wait(jobs[i]);
+		}
+	}
+	return rc;
+}
+
+int ti_drive_child_wait_any(struct ti_drive_job **jobs, size_t n)
+{
+	for (;;) {
+		int st;
+		pid_t pid = waitpid(-1, &st, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (jobs[i]->pid == pid && !jobs[i]->done) {
+				jobs[i]->t1 = ti_drive_now();
+				jobs[i]->status = st;
+				jobs[i]->done = true;
+				track(pid, false);
+				return (int)i;
+			}
+		}
+	}
+}
+
+void ti_drive_child_wait(struct ti_drive_job *j)
+{
+	int st;
+
+	while (!j->done) {
+		if (waitpid(j->pid, &st, 0) == j->pid) {
+			j->t1 = ti_drive_now();
+			j->status = st;
+			j->done = true;
+			track(j->pid, false);
+		} else if (errno != EINTR) {
+			j->done = true;
+			j->status = -1;
+			track(j->pid, false);
+		}
+	}
+}

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* drive-round.c: the rounds of an A/B run (ti_drive_rounds, in
+ * drive-runner.h): each round's order, its jobs from the runner, run on
+ * the schedule, its results checked (who ran, who failed, who vanished),
+ * a look through the verdict engine when one is due, the budget as a
+ * bound on the next round, and the stop table.  Nothing here knows which
+ * runner it drives. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "drive-schedule.h"
+#include "drive-util.h"
+#include "outfile.h"
+
+static const char side_name[2] = { 'A', 'B' };
+
+/* splitmix64: the random orders, reproducible from the seed. */
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15u;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+	return x ^ (x >> 31);
+}
+
+static bool a_first(const struct ti_drive *d, unsigned r)
+{
+	if (d->c.order == TI_DRIVE_RANDOM)
+		return (mix(mix(d->c.seed) ^ r) >> 63) == 0;
+	return r % 2 == 1;
+}
+
+/* What round R of benchmark B did on a side: 0 absent, 1 failed every
+ * run, 2 ran. */
+static int outcome(const struct ti_drive *d, const struct ti_ab_bench *b, unsigned r)
+{
+	int best = 0;
+
+	if (!b)
+		return 0;
+	for (size_t i = 0; i < b->n; i++) {
+		if (d->runner->keyed && (uint32_t)b->s[i].round != r)
+			continue;
+		best = b->s[i].failed || isnan(b->s[i].value) ? (best ? best : 1) : 2;
+	}
+	return best;
+}
+
+/* -EIO when every test in play failed on a side in round R. */
+static int check_sides(struct ti_drive *d, unsigned r, struct ti_ab_set cur[2])
+{
+	bool ok[2] = { false, false }, failed[2] = { false, false };
+	const struct ti_drive_test *first[2] = { NULL, NULL };
+
+	for (size_t i = 0; i < d->n; i++) {
+		struct ti_drive_test *t = &d->t[i];
+		if (t->stop != TI_DRIVE_ACTIVE)
+			continue;
+		for (int s = 0; s < 2; s++) {
+			int o = outcome(d, ti_ab_find(&cur[s], t->name), r);
+			ok[s] |= o == 2;
+			failed[s] |= o == 1;
+			if (o < 2 && !first[s])
+				first[s] = t;
+		}
+	}
+	/* A side failed as a whole when none of its tests ran, some failed or
+	 * the other side had results (tests vanished from both are missing). */
+	for (int s = 0; s < 2; s++) {
+		if (!ok[s] && first[s] && (failed[s] || ok[!s])) {
+			const struct ti_ab_bench *b = ti_ab_find(&cur[s], first[s]->name);
+			return ti_drive_fail(d, -EIO, "round %u: every test failed on side %c (%s); the "
+					     "first: %s%s%s", r, side_name[s], d->runner->where(d, s),
+					     first[s]->name, b && b->failed_in ? ", see " : b ? "" :
+					     " (no result)", b && b->failed_in ? b->failed_in : "");
+		}
+	}
+	return 0;
+}
+
+/* After round R: the tests it lost (missing, failed on a side); -EIO when
+ * every test failed on a side. */
+static int check_round(struct ti_drive *d, unsigned r, struct ti_ab_set cur[2])
+{
+	int o[2], rc;
+
+	if ((rc = check_sides(d, r, cur)) < 0)
+		return rc;
+	for (size_t i = 0; i < d->n; i++) {
+		struct ti_drive_test *t = &d->t[i];
+		if (t->stop != TI_DRIVE_ACTIVE)
+			continue;
+		for (int s = 0; s < 2; s++)
+			o[s] = outcome(d, ti_ab_find(&cur[s], t->name), r);
+		if (o[0] == 0 || o[1] == 0) {
+			t->stop = TI_DRIVE_MISSING;
+			snprintf(t->why, sizeof t->why, "not in side %s's results of round %u",
+				 o[0] == 0 && o[1] == 0 ? "A's and B" : o[0] == 0 ? "A" : "B", r);
+			continue;
+		}
+		t->rounds = r;
+		if (o[0] == 1 || o[1] == 1) {
+			t->stop = TI_DRIVE_FAILED;
+			snprintf(t->why, sizeof t->why, "failed on side %s in round %u",
+				 o[0] == 1 && o[1] == 1 ? "A and B" : o[0] == 1 ? "A" : "B", r);
+		}
+	}
+	return 0;
+}
+
+/* A look through the verdict engine: the active tests decided, or (IDENT)
+ * the ones with identical binaries. */
+static int look(struct ti_drive *d, struct ti_ab_set *a, struct ti_ab_set *b, bool ident)
+{
+	struct ti_ab_config c = d->c.ab;
+	struct ti_ab_result res;
+	int rc;
+
+	c.looks = d->looks;
+	if ((rc = ti_ab_verdict_run(&c, a, b, NULL, NULL, &res)) < 0)
+		return ti_drive_fail(d, rc, "the verdicts failed: %s", strerror(-rc));
+	for (size_t i = 0; i < d->n; i++) {
+		struct ti_drive_test *t = &d->t[i];
+		const struct ti_ab_row *row = NULL;
+		if (t->stop != TI_DRIVE_ACTIVE)
+			continue;
+		for (size_t k = 0; k < res.n && !row; k++)
+			if (strcmp(res.rows[k].name, t->name) == 0)
+				row = &res.rows[k];
+		if (ident) {
+			if (row && row->code == TI_AB_CODE_SAME)
+				t->stop = TI_DRIVE_SAME_BINARY;
+		} else if (!row || row->v != TI_AB_UNDECIDED || !row->decidable) {
+			t->stop = TI_DRIVE_DECIDED;
+		}
+	}
+	ti_ab_result_free(&res);
+	return 0;
+}
+
+/* Both sides' results, of round R alone or (R = 0) of every round so
+ * far, into SETS. */
+static int load(struct ti_drive *d, unsigned r, struct ti_ab_set sets[2])
+{
+	int rc;
+
+	if ((rc = d->runner->load(d, 0, r, &sets[0])) < 0)
+		return rc;
+	if ((rc = d->runner->load(d, 1, r, &sets[1])) < 0) {
+		ti_ab_set_free(&sets[0]);
+		ti_ab_set_free(&sets[1]);
+	}
+	return rc;
+}
+
+/* Round R's results: who ran, who failed, who vanished; and a look at
+ * all rounds so far when one is due. */
+static int round_results(struct ti_drive *d, unsigned r, unsigned rounds)
+{
+	const struct ti_drive_config *c = &d->c;
+	struct ti_ab_set cur[2];
+	int rc;
+
+	if ((rc = load(d, r, cur)) < 0)
+		return rc;
+	rc = check_round(d, r, cur);
+	if (rc == 0 && r == 1 && !c->fixed)
+		rc = look(d, &cur[0], &cur[1], true);
+	ti_ab_set_free(&cur[0]);
+	ti_ab_set_free(&cur[1]);
+	if (rc < 0)
+		return rc;
+	if (!c->fixed && r >= d->min && ((r - d->min) % c->step == 0 || r == rounds) &&
+	    ti_drive_active(d) > 0) {
+		struct ti_ab_set all[2];
+		if ((rc = load(d, 0, all)) < 0)
+			return rc;
+		rc = look(d, &all[0], &all[1], false);
+		ti_ab_set_free(&all[0]);
+		ti_ab_set_free(&all[1]);
+	}
+	return rc;
+}
+
+/* Write the stop table, stop.tsv: test, rounds, why it stopped. */
+static int write_stop(struct ti_drive *d)
+{
+	struct ti_buf b = { 0 };
+	struct ti_outfile of;
+	char *p = ti_drive_out_path(d, "stop.tsv");
+	int rc;
+
+	if (!p)
+		return -ENOMEM;
+	for (size_t i = 0; i < d->n; i++)
+		ti_buf_printf(&b, "%s\t%u\t%s%s%s\n", d->t[i].name, d->t[i].rounds,
+			      ti_drive_stop_name[d->t[i].stop], d->t[i].why[0] ? ": " : "", d->t[i].why);
+	if (b.failed)
+		rc = -ENOMEM;
+	else if ((rc = ti_outfile_prepare(&of, p)) == 0)
+		rc = ti_outfile_commit(&of, b.data ? b.data : "", b.len);
+	ti_buf_free(&b);
+	if (rc < 0)
+		ti_drive_fail(d, rc, "%s: %s", p, strerror(-rc));
+	free(p);
+	return rc;
+}
+
+/* Open the run's logs, rounds.log and samples.tsv (its header written). */
+static int open_logs(struct ti_drive *d)
+{
+	char *p;
+	int rc;
+
+	if (!(p = ti_drive_out_path(d, "rounds.log")) || !(d->rounds_f = fopen(p, "w"))) {
+		rc = ti_drive_fail(d, -errno, "%s: %s", p ? p : "rounds.log", strerror(errno));
+		free(p);
+		return rc;
+	}
+	free(p);
+	if (!(p = ti_drive_out_path(d, "samples.tsv")) || !(d->samples_f = fopen(p, "w"))) {
+		rc = ti_drive_fail(d, -errno, "%s: %s", p ? p : "samples.tsv", strerror(errno));
+		free(p);
+		fclose(d->rounds_f);
+		return rc;
+	}
+	free(p);
+	fprintf(d->samples_f, "round\tside\ttest\tschedule\tcpus\tstart\twall\tstatus\n");
+	return 0;
+}
+
+static void clock_text(char *s, size_t len, double secs)
+{
+	long t = secs < 0 ? 0 : (long)(secs + 0.5);
+	snprintf(s, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* The progress line of round R of ROUNDS: NA tests, NOW seconds into
+ * the run, RUNS test runs done. */
+static void round_progress(struct ti_drive *d, unsigned r, unsigned rounds, size_t na,
+			   size_t runs, double now)
+{
+	const struct ti_drive_config *c = &d->c;
+	char el[32], lf[64] = "";
+
+	clock_text(el, sizeof el, now);
+	if (runs > 0) {
+		char t[32];
+		double left = now / (double)runs * (double)na * (rounds - r + 1);
+		if (c->budget > 0 && left > c->budget - now)
+			left = c->budget - now;
+		clock_text(t, sizeof t, left);
+		snprintf(lf, sizeof lf, ", %s%s left", c->fixed ? "" : "at most ", t);
+	}
+	const char *duet = c->schedule == TI_DRIVE_DUET ? ", duet" : "";
+	/* No test known before round 1: it runs every one, and shows them. */
+	if (r == 1 && d->n == 0)
+		ti_drive_progress(d, "round 1: all tests, %s elapsed, order %s%s", el, d->order[r],
+				  duet);
+	else if (!c->fixed)
+		ti_drive_progress(d, "round %u (at most %u): %zu %s, %s elapsed%s, order %s%s", r,
+				  rounds, na, d->runner->left, el, lf, d->order[r], duet);
+	else
+		ti_drive_progress(d, "round %u of %u: %zu tests, %s elapsed%s, order %s%s", r, rounds,
+				  na, el, lf, d->order[r], duet);
+}
+
+/* Run round R (NA tests in play) from the runner's jobs; *LAST gets its
+ * wall time. */
+static int run_round(struct ti_drive *d, unsigned r, size_t na, double start, double *last)
+{
+	struct ti_drive_round rd = { .r = r, .first = a_first(d, r) ? 0 : 1, .na = na };
+	int rc;
+
+	if ((rc = d->runner->jobs(d, &rd)) == 0) {
+		double t0 = ti_drive_now();
+		rc = ti_drive_schedule_run(d, &rd, start);
+		*last = ti_drive_now() - t0;
+	}
+	if (rc == 0 && !d->stop_signal && d->runner->after)
+		rc = d->runner->after(d, &rd);
+	for (size_t k = 0; k < rd.n && rd.jobs; k++)
+		ti_drive_job_free(&rd.jobs[k]);
+	free(rd.jobs);
+	ti_drive_units_free(&rd.u);
+	return rc;
+}
+
+/* Mark the tests still in play as stopped for WHY. */
+static void stop_active(struct ti_drive *d, enum ti_drive_stop why)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->t[i].stop == TI_DRIVE_ACTIVE)
+			d->t[i].stop = why;
+}
+
+/* Whether the run ends after round R of ROUNDS: nothing left in play,
+ * the last round, or no room in the budget for the next one (costed as
+ * round R per test: LAST seconds for LAST_N tests). */
+static bool run_ends(struct ti_drive *d, unsigned r, unsigned rounds, double last, size_t last_n,
+		     double start)
+{
+	const struct ti_drive_config *c = &d->c;
+	size_t next = ti_drive_active(d);
+
+	if (next == 0)
+		return true;
+	if (r == rounds) {
+		stop_active(d, c->fixed ? TI_DRIVE_FIXED : TI_DRIVE_MAX);
+		return true;
+	}
+	/* The budget is a bound: the next round must end within it. */
+	if (c->budget > 0) {
+		double est = last_n ? last * (double)next / (double)last_n : last;
+		if (ti_drive_now() - start + est > c->budget) {
+			stop_active(d, TI_DRIVE_BUDGET);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* With a budget and MAX auto, after round 1 (LAST seconds for LAST_N
+ * tests): no more than ROUNDS, nor than the rounds the budget holds at
+ * that cost per test for the tests left in play, and the looks planned
+ * over those.  Looks beyond the budget's reach would spend alpha for
+ * nothing: with 6 planned where 4 rounds fit, 77 % of 30 LLVM tests were
+ * decided within 6T, with 2, 83 % (docs/LLVM-TEST-SUITE.md).  Round 1
+ * shows only cost and identity, no comparison: the plan stays fixed
+ * before the first look. */
+static unsigned budget_rounds(struct ti_drive *d, unsigned rounds, double last, size_t last_n,
+			      double start)
+{
+	const struct ti_drive_config *c = &d->c;
+	size_t next = ti_drive_active(d);
+
+	if (!c->max_auto || c->fixed || !(c->budget > 0) || next == 0 || last_n == 0)
+		return rounds;
+	double est = last * (double)next / (double)last_n, left = c->budget - (ti_drive_now() - start);
+	double fit = est > 0 ? 1 + floor(left / est) : (double)rounds;
+	if (fit < (double)rounds)
+		rounds = (unsigned)fit > d->min ? (unsigned)fit : d->min;
+	d->looks = ti_drive_looks(d->min, rounds, c->step);
+	return rounds;
+}
+
+/* The rounds of a run set up: the last one, what has run and how long
+ * the last took. */
+struct plan {
+	unsigned rounds;
+	double start, last;
+	size_t last_n, runs;
+};
+
+/* The rounds, one after the other, until one ends the run. */
+static int rounds_run(struct ti_drive *d, struct plan *p)
+{
+	int rc = 0;
+
+	for (unsigned r = 1; rc == 0 && !d->stop_signal && r <= p->rounds; r++) {
+		size_t na = r == 1 && d->n == 0 ? 0 : ti_drive_active(d);
+
+		if (r > 1 && na == 0)
+			break;
+		/* A stop between rounds (in a look): no round starts. */
+		if ((d->stop_signal = ti_drive_child_stopped()) != 0)
+			break;
+		snprintf(d->order[r], sizeof d->order[r], "%s", a_first(d, r) ? "AB" : "BA");
+		round_progress(d, r, p->rounds, na, p->runs, ti_drive_now() - p->start);
+		if ((rc = run_round(d, r, na, p->start, &p->last)) < 0 || d->stop_signal)
+			break;
+		fflush(d->rounds_f);
+		d->rounds = r;
+		p->last_n = r == 1 ? d->n : na;
+		p->runs += p->last_n;
+		if ((rc = round_results(d, r, p->rounds)) < 0 ||
+		    run_ends(d, r, p->rounds, p->last, p->last_n, p->start))
+			break;
+		if (r == 1)
+			p->rounds = budget_rounds(d, p->rounds, p->last, p->last_n, p->start);
+	}
+	return rc;
+}
+
+/* The end of a run: the stop signals restored, the logs closed, the stop
+ * table written; RC the run's. */
+static int finish(struct ti_drive *d, int rc, double start)
+{
+	if (d->stop_signal)
+		stop_active(d, TI_DRIVE_INTERRUPTED);
+	if (d->runner->end)
+		d->runner->end(d);
+	ti_drive_child_signals(false);
+	d->stop_signal = d->stop_signal ? d->stop_signal : ti_drive_child_stopped();
+	d->wall = ti_drive_now() - start;
+	fclose(d->samples_f);
+	fclose(d->rounds_f);
+	d->samples_f = d->rounds_f = NULL;
+	if (d->n > 0) {
+		int wrc = write_stop(d);
+		if (rc == 0)
+			rc = wrc;
+	}
+	return rc;
+}
+
+int ti_drive_rounds(struct ti_drive *d, const struct ti_drive_config *c,
+		    const struct ti_drive_runner *runner, char *const *names, size_t n)
+{
+	struct plan p = { .start = ti_drive_now() };
+	int rc = 0;
+
+	memset(d, 0, sizeof *d);
+	d->c = *c;
+	d->runner = runner;
+	if ((rc = ti_drive_config_check(c, d->err, sizeof d->err)) < 0)
+		return rc;
+	p.rounds = c->fixed ? c->samples : c->max;
+	d->min = c->min ? c->min : ti_drive_first_look(&c->ab, c->max, c->step);
+	d->looks = c->fixed ? 1 : ti_drive_looks(d->min, c->max, c->step);
+	for (size_t i = 0; i < n; i++)
+		if ((rc = ti_drive_test_add(d, names[i], names[i])) < 0)
+			return ti_drive_fail(d, rc, "%s", strerror(ENOMEM));
+	if ((runner->open && (rc = runner->open(d)) < 0) || (rc = open_logs(d)) < 0)
+		return rc;
+	ti_drive_child_signals(true);
+	if (runner->start)
+		rc = runner->start(d);
+	if (rc == 0)
+		rc = rounds_run(d, &p);
+	return finish(d, rc, p.start);
+}

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* drive-schedule.c: the schedules of a round (drive-schedule.h): the
+ * sequential one, a job at a time, and the duet, A and B of a pair
+ * released together at the children's barrier, pinned to the CPU sets of
+ * their slot and swapped every round so that neither side keeps the
+ * faster CPU.  Which jobs, and what they leave, is the runner's. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "drive-schedule.h"
+#include "drive-util.h"
+
+static const char side_name[2] = { 'A', 'B' };
+
+/* Job J's line of samples.tsv, its start since START. */
+static void record(const struct ti_drive *d, const struct ti_drive_job *j, double start)
+{
+	char st[32];
+
+	if (!d->samples_f)
+		return;
+	if (WIFEXITED(j->status))
+		snprintf(st, sizeof st, "exit %d", WEXITSTATUS(j->status));
+	else if (WIFSIGNALED(j->status))
+		snprintf(st, sizeof st, "signal %d", WTERMSIG(j->status));
+	else
+		snprintf(st, sizeof st, "?");
+	fprintf(d->samples_f, "%u\t%c\t%s\t%s\t%s\t%.3f\t%.3f\t%s\n", j->round, side_name[j->side],
+		j->what, d->c.schedule == TI_DRIVE_DUET ? "duet" : "sequential",
+		j->cpus ? j->cpu_text : "-", j->t0 - start, j->t1 - j->t0, st);
+	fflush(d->samples_f);
+}
+
+/* A stop: the runner undoes the first N jobs of RD. */
+static void undo(struct ti_drive *d, struct ti_drive_round *rd, size_t n)
+{
+	for (size_t k = 0; k < n && d->runner->undo; k++)
+		d->runner->undo(d, &rd->jobs[k]);
+	d->stop_signal = ti_drive_child_stopped();
+}
+
+static int sequential(struct ti_drive *d, struct ti_drive_round *rd, double start)
+{
+	for (size_t i = 0; i < rd->n; i++) {
+		struct ti_drive_job *p = &rd->jobs[i];
+		int rc;
+		if ((rc = ti_drive_child_start(&p, 1)) == -EINTR) {
+			undo(d, rd, i);
+			return 0;
+		}
+		if (rc < 0)
+			return ti_drive_fail(d, rc, "%s: cannot start: %s", p->argv[0], strerror(-rc));
+		ti_drive_child_wait(p);
+		record(d, p, start);
+		if (ti_drive_child_stopped()) {
+			undo(d, rd, i + 1);
+			return 0;
+		}
+		if (d->runner->done)
+			d->runner->done(d, p);
+	}
+	return 0;
+}
+
+/* A duet round under way: the slots (CPU set pairs) and their pairs. */
+struct duet {
+	size_t slots;
+	bool *busy;		/* per slot */
+	size_t *slot_of;	/* per job */
+	struct ti_drive_job **run;	/* the jobs started */
+	size_t nrun;
+	size_t next;		/* the first job not started */
+};
+
+/* Start the next pairs of RD on the free slots.  Returns 0 (a stop
+ * signal: none started) or -errno with D's message. */
+static int duet_fill(struct ti_drive *d, struct ti_drive_round *rd, struct duet *u)
+{
+	for (size_t s = 0; s < u->slots && u->next < rd->n; s++) {
+		if (u->busy[s])
+			continue;
+		struct ti_drive_job *pair[2] = { &rd->jobs[u->next], &rd->jobs[u->next + 1] };
+		/* Slot s has sets 2s and 2s+1: A on the first in odd rounds,
+		 * on the second in even ones. */
+		for (int k = 0; k < 2; k++) {
+			size_t set = 2 * s + (size_t)((pair[k]->side + (rd->r % 2 == 0)) % 2);
+			pair[k]->cpus = &d->c.cpus[set];
+			ti_cpuset_format(pair[k]->cpus, pair[k]->cpu_text, sizeof pair[k]->cpu_text);
+		}
+		int rc = ti_drive_child_start(pair, 2);
+		if (rc == -EINTR)
+			return 0;
+		if (rc < 0)
+			return ti_drive_fail(d, rc, "%s: cannot start: %s", pair[0]->argv[0],
+					     strerror(-rc));
+		u->busy[s] = true;
+		u->slot_of[u->next] = u->slot_of[u->next + 1] = s;
+		u->run[u->nrun++] = pair[0];
+		u->run[u->nrun++] = pair[1];
+		u->next += 2;
+	}
+	return 0;
+}
+
+/* Run the pairs of RD; U's arrays allocated. */
+static int duet_run(struct ti_drive *d, struct ti_drive_round *rd, struct duet *u, double start)
+{
+	size_t left = rd->n;
+	int rc = 0;
+
+	while (left > 0 && rc == 0) {
+		if ((rc = duet_fill(d, rd, u)) < 0 || u->nrun == 0 || ti_drive_child_stopped())
+			break;
+		int i = ti_drive_child_wait_any(u->run, u->nrun);
+		if (i < 0) {
+			rc = ti_drive_fail(d, i, "wait: %s", strerror(-i));
+			break;
+		}
+		struct ti_drive_job *j = u->run[i];
+		size_t ji = (size_t)(j - rd->jobs);
+		record(d, j, start);
+		left--;
+		if (ti_drive_child_stopped())
+			break;
+		if (d->runner->done)
+			d->runner->done(d, j);
+		if (rd->jobs[ji ^ 1].done)
+			u->busy[u->slot_of[ji]] = false;
+	}
+	if (ti_drive_child_stopped() || rc < 0) {
+		for (size_t k = 0; k < u->nrun; k++)
+			ti_drive_child_wait(u->run[k]);
+		undo(d, rd, u->next);
+	}
+	return rc;
+}
+
+static int duet(struct ti_drive *d, struct ti_drive_round *rd, size_t slots, double start)
+{
+	struct duet u = { .slots = slots };
+	int rc;
+
+	u.run = calloc(rd->n, sizeof *u.run);
+	u.slot_of = calloc(rd->n, sizeof *u.slot_of);
+	u.busy = calloc(slots, sizeof *u.busy);
+	if (!u.run || !u.slot_of || !u.busy)
+		rc = ti_drive_fail(d, -ENOMEM, "%s", strerror(ENOMEM));
+	else
+		rc = duet_run(d, rd, &u, start);
+	free(u.run);
+	free(u.slot_of);
+	free(u.busy);
+	return rc;
+}
+
+int ti_drive_schedule_run(struct ti_drive *d, struct ti_drive_round *rd, double start)
+{
+	size_t slots = d->c.schedule == TI_DRIVE_DUET ? d->c.ncpus / 2 : 0;
+
+	return slots ? duet(d, rd, slots, start) : sequential(d, rd, start);
+}

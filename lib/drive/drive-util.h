@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* drive-util.h: what the rounds, the schedules and the runners of
+ * lib/drive share (drive-util.c): strings, messages, the tests and units,
+ * a job's argv, the run's files and the reading of results. */
+#ifndef TI_DRIVE_UTIL_H
+#define TI_DRIVE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "drive-runner.h"
+
+/* A printf'd string, malloc'd, or NULL. */
+char *ti_drive_fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+/* A malloc'd copy of S, or NULL. */
+char *ti_drive_strdup(const char *s);
+/* Free the N strings of V and V. */
+void ti_drive_strs_free(char **v, size_t n);
+/* Set D's message and return RC. */
+int ti_drive_fail(struct ti_drive *d, int rc, const char *f, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Hand a progress line to D's callback, if it has one. */
+void ti_drive_progress(struct ti_drive *d, const char *f, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The run's file NAME in OUT, with the runner's prefix: malloc'd, or NULL. */
+char *ti_drive_out_path(const struct ti_drive *d, const char *name);
+/* Whether PATH is a regular file that is not empty. */
+bool ti_drive_exists(const char *path);
+
+/* The index of NAME in U, or -1. */
+ssize_t ti_drive_units_index(const struct ti_drive_units *u, const char *name);
+/* Add NAME to U unless it is there.  Returns 0 or -ENOMEM. */
+int ti_drive_units_add(struct ti_drive_units *u, const char *name);
+/* Free what U holds and empty it. */
+void ti_drive_units_free(struct ti_drive_units *u);
+/* Add the test NAME of UNIT to D unless it is there.  Returns 0 or -ENOMEM. */
+int ti_drive_test_add(struct ti_drive *d, const char *name, const char *unit);
+/* How many of D's tests are still in play. */
+size_t ti_drive_active(const struct ti_drive *d);
+
+/* A job's argv under construction. */
+struct ti_drive_argv {
+	char **v;
+	size_t n;
+};
+/* Append S (malloc'd, NULL: out of memory) to A, NULL-terminated; S is
+ * freed on failure.  Returns 0 or -ENOMEM. */
+int ti_drive_arg(struct ti_drive_argv *a, char *s);
+/* Free a NULL-terminated argv V and its strings. */
+void ti_drive_argv_free(char **v);
+/* Empty job J and make it side SIDE's in round R, running UNIT (SIZE_MAX:
+ * many), named WHAT in samples.tsv. */
+void ti_drive_job_init(struct ti_drive_job *j, int side, unsigned r, size_t unit,
+		       const char *what);
+/* Give job J the argv A when OK, else free A: 0, or -ENOMEM when not OK. */
+int ti_drive_job_argv(struct ti_drive_job *j, struct ti_drive_argv *a, bool ok);
+/* Free what job J owns (its argv, log and file names). */
+void ti_drive_job_free(struct ti_drive_job *j);
+
+/* The metric the looks read: exec_time where the verdicts compare by hash. */
+const char *ti_drive_metric(const struct ti_drive *d);
+/* Read the timeit summaries under DIR (none yet: SET stays empty) and the
+ * identities of the binaries under BIN (NULL: none), when it exists, into
+ * SET sorted. */
+int ti_drive_read_dir(struct ti_drive *d, const char *dir, const char *bin,
+		      struct ti_ab_set *set);
+/* Finish a reading of results into SET: RC of the readers made D's
+ * message (ERR says where, unless it is -ENOMEM), or SET sorted. */
+int ti_drive_loaded(struct ti_drive *d, int rc, const struct ti_ab_error *err,
+		    struct ti_ab_set *set);
+
+#endif
