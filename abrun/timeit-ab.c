@@ -35,11 +35,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s [options] BUILD_A BUILD_B [-- LIT_ARGUMENTS ...]\n"
+		"       %s [options] --cmd COMMAND_A --cmd COMMAND_B\n"
 		"       %s --suite RUNFILE -o DIR [options] BENCHMARK ...\n"
 		"\n"
 		"Run lit on two configured and built lit test directories (e.g. two\n"
 		"llvm-test-suite build trees) in rounds, sample again only the tests that\n"
 		"are still undecided, and print timeit-compare's verdict over every round.\n"
+		"With --cmd, the same for two command lines, each run under timeit.\n"
 		"\n"
 		"options:\n"
 		"  -o, --output DIR           keep every round's lit -o JSON in DIR (default\n"
@@ -71,6 +73,16 @@ static void usage(FILE *f)
 		"      --cpu LIST             duet: the CPUs (split one a side), or, given\n"
 		"                             twice or more, the sets of CPUs, two a duet\n"
 		"                             (default: every CPU %s may run on)\n"
+		"      --cmd COMMAND          one of two command lines to compare (give it\n"
+		"                             twice, A then B): each run is timeit --summary\n"
+		"                             FILE sh -c COMMAND, its output in DIR/SIDE/logs\n"
+		"      --name NAME            --cmd: a name for each command (give it twice)\n"
+		"  -N, --no-shell             --cmd: split each command into words as sh would\n"
+		"                             (quotes honoured, nothing expanded) and run it\n"
+		"                             without sh\n"
+		"      --no-identity          --cmd: sample even when both commands run\n"
+		"                             byte-identical files with the same arguments\n"
+		"                             (an A/A check of the machine's noise)\n"
 		"      --suite RUNFILE        make ab's runner: each run is sh RUNFILE SIDE\n"
 		"                             BENCHMARK ROUND, results in DIR/SIDE/results\n"
 		"      --check                check the options (and a duet's CPUs), run\n"
@@ -86,7 +98,7 @@ static void usage(FILE *f)
 		"1 a significant regression); 2 on a usage error, when lit or timeit-compare\n"
 		"fails, or when every test of a round failed on a side; 130 when interrupted.\n"
 		"See timeit-ab(1).\n",
-		prog, prog, prog);
+		prog, prog, prog, prog);
 	if (TI_BUG_URL[0])
 		fprintf(f, "\nReport bugs to: %s\n", TI_BUG_URL);
 }
@@ -182,23 +194,30 @@ static bool is_exec(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
 }
 
-/* NAME as the shell would find it: a path, or in PATH. */
-static bool findable(const char *name)
+/* NAME as the shell would find it, a path or in PATH, into BUF (LEN). */
+static bool find_exec(const char *name, char *buf, size_t len)
 {
 	const char *path = getenv("PATH");
-	char buf[PATH_MAX];
 
-	if (strchr(name, '/'))
+	if (strchr(name, '/')) {
+		snprintf(buf, len, "%s", name);
 		return is_exec(name);
+	}
 	while (path && *path) {
 		const char *c = strchr(path, ':');
-		size_t len = c ? (size_t)(c - path) : strlen(path);
-		snprintf(buf, sizeof buf, "%.*s/%s", (int)len, len ? path : ".", name);
+		size_t n = c ? (size_t)(c - path) : strlen(path);
+		snprintf(buf, len, "%.*s/%s", (int)n, n ? path : ".", name);
 		if (is_exec(buf))
 			return true;
 		path = c ? c + 1 : NULL;
 	}
 	return false;
+}
+
+static bool findable(const char *name)
+{
+	char buf[PATH_MAX];
+	return find_exec(name, buf, sizeof buf);
 }
 
 /* Run ARGV quietly; its exit status, or -1. */
@@ -247,22 +266,23 @@ static void self_dir(const char *argv0, char *out, size_t len)
 	snprintf(out, len, "%s", buf);
 }
 
-static const char *find_compare(const char *argv0)
+/* The program NAME installed next to this one, or in its build tree's
+ * directory SUBDIR, else NAME (from PATH); BUF holds it. */
+static const char *find_sibling(const char *argv0, const char *name, const char *subdir,
+				char *buf, size_t len)
 {
-	static char buf[PATH_MAX + 32];
 	char dir[PATH_MAX];
 
 	self_dir(argv0, dir, sizeof dir);
 	if (dir[0]) {
-		/* Installed next to it, or in its build tree's compare/. */
-		snprintf(buf, sizeof buf, "%s/timeit-compare", dir);
+		snprintf(buf, len, "%s/%s", dir, name);
 		if (is_exec(buf))
 			return buf;
-		snprintf(buf, sizeof buf, "%s/../compare/timeit-compare", dir);
+		snprintf(buf, len, "%s/../%s/%s", dir, subdir, name);
 		if (is_exec(buf))
 			return buf;
 	}
-	return "timeit-compare";
+	return name;
 }
 
 static const char *find_lit(void)
@@ -390,6 +410,7 @@ static struct {
 	size_t ncpus;
 	char *rout;
 	struct ti_drive d;
+	char *cmd_text[2], **cmd_words[2], **cmd_argv[2], *cmd_file[2], *label;
 } own;
 
 static void free_words(char **v)
@@ -411,6 +432,13 @@ static void own_free(void)
 	ti_drive_paths_free(own.pb, own.nb);
 	free(own.rout);
 	ti_drive_free(&own.d);
+	for (int k = 0; k < 2; k++) {
+		free(own.cmd_text[k]);
+		free(own.cmd_argv[k]);
+		free(own.cmd_words[k]);
+		free(own.cmd_file[k]);
+	}
+	free(own.label);
 }
 
 /* What the command line says, for main's steps. */
@@ -425,6 +453,10 @@ struct cli {
 	const char *why_sequential;	/* auto: why not a duet */
 	char *const *lit_args;	/* after "--" */
 	size_t nlit_args;
+	const char *cmd[2], *name[2];	/* --cmd A --cmd B, --name for each */
+	size_t ncmd, nname;
+	bool no_shell, no_identity;
+	char *label;		/* --cmd: the test's name */
 };
 
 /* Parse the command line into CL: -1 to go on, or the exit status of
@@ -444,6 +476,8 @@ static int parse(int argc, char **argv, struct cli *cl)
 		if (a[0] != '-' || !a[1]) {
 			if (cl->suite)
 				push(&own.names, &own.nnames, strdup(a));
+			else if (cl->ncmd)
+				die("'%s': with --cmd, no test directories", a);
 			else if (cl->npos < 2)
 				cl->pos[cl->npos++] = a;
 			else
@@ -458,7 +492,7 @@ static int parse(int argc, char **argv, struct cli *cl)
 #define IS(s) (strcmp(name, s) == 0)
 #define VALUE() (val ? val : i + 1 < argc ? argv[++i] : (die("%s: needs an argument", name), ""))
 		if (val && (IS("-h") || IS("--help") || IS("--version") || IS("-q") || IS("--quiet") ||
-			    IS("--check")))
+			    IS("--check") || IS("-N") || IS("--no-shell") || IS("--no-identity")))
 			die("%s: takes no argument", name);
 		if (cl->npos > 0 && !cl->suite)
 			die("'%s': lit arguments come after '--'", a);
@@ -537,16 +571,29 @@ static int parse(int argc, char **argv, struct cli *cl)
 			own.ncpus++;
 		} else if (IS("--suite")) {
 			cl->suite = VALUE();
+		} else if (IS("--cmd")) {
+			if (cl->ncmd == 2)
+				die("--cmd: given a third time (once for A, once for B)");
+			if (!*(cl->cmd[cl->ncmd++] = VALUE()))
+				die("--cmd: an empty command");
+		} else if (IS("--name")) {
+			if (cl->nname == 2)
+				die("--name: given a third time (once for A, once for B)");
+			cl->name[cl->nname++] = VALUE();
+		} else if (IS("-N") || IS("--no-shell")) {
+			cl->no_shell = true;
+		} else if (IS("--no-identity")) {
+			cl->no_identity = true;
 		} else if (IS("-q") || IS("--quiet")) {
 			cl->pr.quiet = true;
 		} else if (IS("--check")) {
 			cl->check = true;
 		} else {
 			static const char *const own_options[] = {
-				"--budget", "--check", "--compare", "--compare-option", "--cpu", "--help",
-				"--lit", "--look-every", "--max-samples", "--min-samples", "--order",
-				"--output", "--quiet", "--samples", "--schedule", "--seed", "--suite",
-				"--version" };
+				"--budget", "--check", "--cmd", "--compare", "--compare-option", "--cpu",
+				"--help", "--lit", "--look-every", "--max-samples", "--min-samples",
+				"--name", "--no-identity", "--no-shell", "--order", "--output",
+				"--quiet", "--samples", "--schedule", "--seed", "--suite", "--version" };
 			const char *near = ti_suggest(name, own_options,
 						      sizeof own_options / sizeof own_options[0]);
 			if (near)
@@ -558,6 +605,8 @@ static int parse(int argc, char **argv, struct cli *cl)
 	/* The lit arguments: after "--". */
 	cl->lit_args = argv + i;
 	cl->nlit_args = (size_t)(argc - i);
+	if (cl->ncmd && cl->suite)
+		die("--cmd and --suite: one or the other");
 	if (cl->suite) {
 		for (size_t k = 0; k < cl->nlit_args; k++)
 			push(&own.names, &own.nnames, strdup(cl->lit_args[k]));
@@ -566,9 +615,22 @@ static int parse(int argc, char **argv, struct cli *cl)
 			die("--suite: give the output directory (-o DIR, make's O)");
 		if (own.nnames == 0)
 			die("--suite: name at least one benchmark");
+	} else if (cl->ncmd) {
+		if (cl->ncmd < 2)
+			die("--cmd: give two commands, --cmd A --cmd B");
+		if (cl->nlit_args)
+			die("'%s': with --cmd, no lit arguments (quote the command: --cmd '...')",
+			    cl->lit_args[0]);
+		if (cl->nname == 1)
+			die("--name: give one for each command, or none");
 	} else if (cl->npos < 2) {
-		die("expected two lit test directories, BUILD_A BUILD_B (see %s --help)", prog);
+		die("expected two lit test directories, BUILD_A BUILD_B, or two commands, --cmd A "
+		    "--cmd B (see %s --help)", prog);
 	}
+	if (!cl->ncmd && (cl->nname || cl->no_shell || cl->no_identity))
+		die("%s: only with --cmd", cl->nname ? "--name" : cl->no_shell ? "--no-shell"
+							      : "--no-identity");
+
 	if (!cl->c.fixed && cl->c.min && cl->c.min > cl->c.max)
 		die("--min-samples %u is above --max-samples %u", cl->c.min, cl->c.max);
 	for (size_t k = 0; k < own.ncopts; k++)
@@ -689,6 +751,149 @@ static void check_copts(const char *compare)
 		die("-C: %s refused the options it would be given (above)", compare);
 }
 
+/* The output directory of a lit or --cmd run: it must not exist or be
+ * empty.  0 to go on, 1 when --check is done. */
+static int prepare_out(struct cli *cl)
+{
+	struct stat st;
+
+	if (!cl->out)
+		cl->out = "timeit-ab.out";
+	bool there = stat(cl->out, &st) == 0;
+	if (there && !(S_ISDIR(st.st_mode) && dir_empty(cl->out)))
+		die("%s: exists and is not empty (every round's results go there): give another "
+		    "--output, e.g. -o %s.2, or remove it first", cl->out, cl->out);
+	if (cl->check) {
+		if (there)
+			lock_out(cl->out, true);
+		return 1;
+	}
+	if (mkdir(cl->out, 0777) < 0 && errno != EEXIST)
+		die("%s: %s", cl->out, strerror(errno));
+	/* Checked again once locked: a run that started with this one may
+	 * have locked it, written and ended meanwhile. */
+	lock_out(cl->out, false);
+	if (!dir_empty(cl->out))
+		die("%s: another run wrote into it as this one started: give another --output",
+		    cl->out);
+	return 0;
+}
+
+/* timeit-compare, found and given the -C options to check. */
+static void prepare_compare(struct cli *cl, const char *argv0)
+{
+	static char buf[PATH_MAX + 32];
+
+	if (!cl->compare)
+		cl->compare = find_sibling(argv0, "timeit-compare", "compare", buf, sizeof buf);
+	if (!findable(cl->compare))
+		die("--compare %s: not found (give --compare PATH to timeit-compare)", cl->compare);
+	check_copts(cl->compare);
+}
+
+/* What sh reads more than words into: quotes, variables, redirections,
+ * lists, patterns, a home directory, groups. */
+#define SHELL_SPECIAL "|&;<>()$`\\\"'*?[]#~{}!\n"
+
+/* Command SIDE's argv: sh -c COMMAND, or with --no-shell its words split
+ * as sh would split them, without expansions.  Returns the number of its
+ * words as the identity check compares them, in *WORDS (0: none, when the
+ * shell would read more into the command than words). */
+static int cmd_words(struct cli *cl, int side, char ***words)
+{
+	const char *c = cl->cmd[side];
+	char *count = strdup(c), **v = NULL;
+	int n = count ? ti_split_words(count, NULL) : -2;
+
+	free(count);
+	if (n == -2)
+		die("%s", strerror(ENOMEM));
+	if (cl->no_shell && n < 0)
+		die("--cmd '%s': a quote is not closed", c);
+	if (cl->no_shell && n == 0)
+		die("--cmd '%s': no command in it", c);
+	if (!cl->no_shell && c[strcspn(c, SHELL_SPECIAL)])
+		n = 0;
+	if (n > 0) {
+		/* Counted on one copy, split on another: splitting moves the text. */
+		if (!(own.cmd_text[side] = strdup(c)) || !(v = calloc((size_t)n + 1, sizeof *v)))
+			die("%s", strerror(ENOMEM));
+		ti_split_words(own.cmd_text[side], v);
+	}
+	*words = own.cmd_words[side] = v;
+	if (cl->no_shell) {
+		cl->c.cmd[side] = v;
+		return n;
+	}
+	if (!(own.cmd_argv[side] = calloc(4, sizeof *own.cmd_argv[side])))
+		die("%s", strerror(ENOMEM));
+	own.cmd_argv[side][0] = (char *)"sh";
+	own.cmd_argv[side][1] = (char *)"-c";
+	own.cmd_argv[side][2] = (char *)c;
+	cl->c.cmd[side] = own.cmd_argv[side];
+	return n < 0 ? 0 : n;
+}
+
+/* A --name: a file name's worth of printable text. */
+static void check_name(const char *n)
+{
+	if (!*n || strlen(n) > 100 || strchr(n, '/'))
+		die("--name '%s': a name is 1 to 100 characters without '/'", n);
+	for (const unsigned char *p = (const unsigned char *)n; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			die("--name: a control character in '%s'", n);
+}
+
+static const char *base(const char *p)
+{
+	const char *b = strrchr(p, '/');
+	return b && b[1] ? b + 1 : p;
+}
+
+/* The commands' words, the test's name (the names, or the programs'),
+ * and the files for the identity check: both commands run one file each
+ * with the same other words. */
+static void prepare_cmd(struct cli *cl, const char *argv0)
+{
+	static char timeit_buf[PATH_MAX + 32];
+	char **w[2];
+	int n[2];
+
+	for (int k = 0; k < 2; k++)
+		n[k] = cmd_words(cl, k, &w[k]);
+	for (size_t k = 0; k < cl->nname; k++)
+		check_name(cl->name[k]);
+	const char *l[2] = { "command", "command" };
+	if (cl->nname) {
+		l[0] = cl->name[0];
+		l[1] = cl->name[1];
+	} else if (n[0] > 0 && n[1] > 0) {
+		l[0] = base(w[0][0]);
+		l[1] = base(w[1][0]);
+	}
+	size_t len = strlen(l[0]) + strlen(l[1]) + 8;
+	if (!(own.label = malloc(len)))
+		die("%s", strerror(ENOMEM));
+	if (strcmp(l[0], l[1]) == 0)
+		snprintf(own.label, len, "%s", l[0]);
+	else
+		snprintf(own.label, len, "%s vs %s", l[0], l[1]);
+	bool same = !cl->no_identity && n[0] > 0 && n[0] == n[1];
+	for (int i = 1; same && i < n[0]; i++)
+		same = strcmp(w[0][i], w[1][i]) == 0;
+	for (int k = 0; same && k < 2; k++) {
+		char path[PATH_MAX];
+		same = find_exec(w[k][0], path, sizeof path) && (own.cmd_file[k] = realpath(path, NULL));
+	}
+	for (int k = 0; k < 2; k++)
+		cl->c.cmd_file[k] = same ? own.cmd_file[k] : NULL;
+	push(&own.names, &own.nnames, strdup(own.label));
+	cl->c.runner = TI_DRIVE_CMD;
+	cl->c.timeit = find_sibling(argv0, "timeit", "timeit", timeit_buf, sizeof timeit_buf);
+	if (!findable(cl->c.timeit))
+		die("timeit: not found beside %s or in PATH", prog);
+}
+
 /* Check what the run needs and make its output directory: 0 to go on,
  * 1 when --check is done. */
 static int prepare(struct cli *cl, const char *argv0)
@@ -715,57 +920,79 @@ static int prepare(struct cli *cl, const char *argv0)
 				    k ? "B" : "A");
 		cl->c.runner = TI_DRIVE_SUITE;
 		cl->c.runfile = cl->suite;
-	} else {
-		for (int k = 0; k < 2; k++) {
-			struct stat st;
-			if (stat(cl->pos[k], &st) < 0 || !S_ISDIR(st.st_mode))
-				die("%s: not a directory", cl->pos[k]);
-			if (!lit_dir(cl->pos[k]))
-				die("%s: no lit.site.cfg or lit.cfg (not a configured lit test directory)",
-				    cl->pos[k]);
-		}
-		if (!cl->lit && !(cl->lit = find_lit()))
-			die("no lit found (give --lit PATH; Debian: llvm-14-tools)");
-		char *vargs[] = { (char *)cl->lit, "--version", NULL };
-		if (run_quiet(vargs, NULL) != 0)
-			die("--lit %s: cannot run it ('%s --version' failed)", cl->lit, cl->lit);
-		if (!cl->compare)
-			cl->compare = find_compare(argv0);
-		if (!findable(cl->compare))
-			die("--compare %s: not found (give --compare PATH to timeit-compare)", cl->compare);
-		check_copts(cl->compare);
-		if (!cl->out)
-			cl->out = "timeit-ab.out";
-		struct stat st;
-		bool there = stat(cl->out, &st) == 0;
-		if (there && !(S_ISDIR(st.st_mode) && dir_empty(cl->out)))
-			die("%s: exists and is not empty (every round's results go there): give another "
-			    "--output, e.g. -o %s.2, or remove it first", cl->out, cl->out);
-		if (cl->check) {
-			if (there)
-				lock_out(cl->out, true);
-			return 1;
-		}
-		if (mkdir(cl->out, 0777) < 0 && errno != EEXIST)
-			die("%s: %s", cl->out, strerror(errno));
-		/* Checked again once locked: a run that started with this one
-		 * may have locked it, written and ended meanwhile. */
-		lock_out(cl->out, false);
-		if (!dir_empty(cl->out))
-			die("%s: another run wrote into it as this one started: give another "
-			    "--output", cl->out);
-		cl->c.side_dir[0] = cl->pos[0];
-		cl->c.side_dir[1] = cl->pos[1];
-		cl->c.lit = cl->lit;
-		cl->c.lit_args = cl->lit_args;
-		cl->c.nlit_args = cl->nlit_args;
+		return 0;
 	}
+	if (cl->ncmd) {
+		prepare_cmd(cl, argv0);
+		prepare_compare(cl, argv0);
+		return prepare_out(cl);
+	}
+	for (int k = 0; k < 2; k++) {
+		struct stat st;
+		if (stat(cl->pos[k], &st) < 0 || !S_ISDIR(st.st_mode))
+			die("%s: not a directory", cl->pos[k]);
+		if (!lit_dir(cl->pos[k]))
+			die("%s: no lit.site.cfg or lit.cfg (not a configured lit test directory)",
+			    cl->pos[k]);
+	}
+	if (!cl->lit && !(cl->lit = find_lit()))
+		die("no lit found (give --lit PATH; Debian: llvm-14-tools)");
+	char *vargs[] = { (char *)cl->lit, "--version", NULL };
+	if (run_quiet(vargs, NULL) != 0)
+		die("--lit %s: cannot run it ('%s --version' failed)", cl->lit, cl->lit);
+	prepare_compare(cl, argv0);
+	if (prepare_out(cl))
+		return 1;
+	cl->c.side_dir[0] = cl->pos[0];
+	cl->c.side_dir[1] = cl->pos[1];
+	cl->c.lit = cl->lit;
+	cl->c.lit_args = cl->lit_args;
+	cl->c.nlit_args = cl->nlit_args;
 	return 0;
 }
 
-/* The verdict of a lit run, SCHED its schedule: timeit-compare over every
- * round, pairs in order, and the rounds table. */
-static int lit_verdict(const struct cli *cl, const char *sched)
+/* timeit-compare's inputs for two commands: each side's summaries,
+ * paired by round, and the files they ran for the identity check. */
+static void cmd_inputs(void)
+{
+	char *dir[2];
+
+	for (int k = 0; k < 2; k++)
+		if (!(dir[k] = malloc(strlen(own.rout) + 16)))
+			die("%s", strerror(ENOMEM));
+	if (own.d.c.cmd_file[0]) {
+		push(&own.cargv, &own.nc, strdup("--binaries"));
+		for (int k = 0; k < 2; k++) {
+			sprintf(dir[k], "%s/%c/bin", own.rout, "AB"[k]);
+			push(&own.cargv, &own.nc, strdup(dir[k]));
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		sprintf(dir[k], "%s/%c/results", own.rout, "AB"[k]);
+		push(&own.cargv, &own.nc, dir[k]);
+	}
+}
+
+/* Whether the -C options ask timeit-compare for an export (--format csv,
+ * md, json), which then stands alone on stdout. */
+static bool exporting(void)
+{
+	for (size_t k = 0; k < own.ncopts; k++) {
+		const char *o = own.copts[k], *v = NULL;
+		if (strncmp(o, "--format=", 9) == 0)
+			v = o + 9;
+		else if (strcmp(o, "--format") == 0 && k + 1 < own.ncopts)
+			v = own.copts[k + 1];
+		if (v && strcmp(v, "text") != 0)
+			return true;
+	}
+	return false;
+}
+
+/* The verdict of a lit or --cmd run, SCHED its schedule: timeit-compare
+ * over every round, pairs in order, and the rounds table (in O/rounds.txt,
+ * and on stdout unless the verdict is an export). */
+static int verdict(const struct cli *cl, const char *sched)
 {
 	char looks[32];
 	push(&own.cargv, &own.nc, strdup(cl->compare));
@@ -776,9 +1003,12 @@ static int lit_verdict(const struct cli *cl, const char *sched)
 	}
 	for (size_t k = 0; k < own.ncopts; k++)
 		push(&own.cargv, &own.nc, strdup(own.copts[k]));
-	if (ti_drive_paths(&own.d, 0, &own.pa, &own.na) < 0 || ti_drive_paths(&own.d, 1, &own.pb, &own.nb) < 0)
+	if (cl->ncmd)
+		cmd_inputs();
+	else if (ti_drive_paths(&own.d, 0, &own.pa, &own.na) < 0 ||
+		 ti_drive_paths(&own.d, 1, &own.pb, &own.nb) < 0)
 		die("%s", strerror(ENOMEM));
-	for (size_t k = 0; k < own.na && k < own.nb; k++) {
+	for (size_t k = 0; !cl->ncmd && k < own.na && k < own.nb; k++) {
 		push(&own.cargv, &own.nc, strdup("-a"));
 		push(&own.cargv, &own.nc, strdup(own.pa[k]));
 		push(&own.cargv, &own.nc, strdup("-b"));
@@ -786,7 +1016,7 @@ static int lit_verdict(const struct cli *cl, const char *sched)
 	}
 	char vpath[PATH_MAX];
 	snprintf(vpath, sizeof vpath, "%s/verdict.txt", own.rout);
-	int st = own.na ? run_quiet(own.cargv, vpath) : -1;
+	int st = cl->ncmd || own.na ? run_quiet(own.cargv, vpath) : -1;
 	FILE *vf = fopen(vpath, "r");
 	if (vf) {
 		char buf[8192];
@@ -799,7 +1029,7 @@ static int lit_verdict(const struct cli *cl, const char *sched)
 	char tpath[PATH_MAX];
 	snprintf(tpath, sizeof tpath, "%s/rounds.txt", own.rout);
 	FILE *tf = fopen(tpath, "w");
-	for (int pass = 0; pass < 2; pass++) {
+	for (int pass = 0; pass < (exporting() ? 1 : 2); pass++) {
 		FILE *f = pass ? stdout : tf;
 		if (!f)
 			continue;
@@ -809,10 +1039,15 @@ static int lit_verdict(const struct cli *cl, const char *sched)
 			fprintf(f, "%-56s %6u  %s%s%s\n", own.d.t[k].name, own.d.t[k].rounds,
 				ti_drive_stop_name[own.d.t[k].stop], own.d.t[k].why[0] ? ": " : "", own.d.t[k].why);
 		fprintf(f, "schedule: %s\n", sched);
+		for (size_t k = 0; k < cl->ncmd; k++)
+			fprintf(f, "%c%s%s%s: %s%s\n", "AB"[k], cl->nname ? " (" : "",
+				cl->nname ? cl->name[k] : "", cl->nname ? ")" : "",
+				cl->no_shell ? "" : "sh -c ", cl->cmd[k]);
 	}
 	if (tf)
 		fclose(tf);
-	printf("results: %s\n", own.rout);
+	if (!exporting())
+		printf("results: %s\n", own.rout);
 	if (fflush(stdout) != 0)
 		return EXIT_ERROR;
 	if (st == 0 || st == 1)
@@ -872,7 +1107,7 @@ static int run(struct cli *cl)
 	if (!cl->pr.quiet)
 		fprintf(stderr, "%s: %u rounds, %zu test runs a side, %ld:%02ld, schedule %s\n", prog,
 			own.d.rounds, runs, (long)(own.d.wall + 0.5) / 60, (long)(own.d.wall + 0.5) % 60, sched);
-	return lit_verdict(cl, sched);
+	return verdict(cl, sched);
 }
 
 int main(int argc, char **argv)

@@ -4,8 +4,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -78,4 +80,52 @@ void *ti_grow(void *p, size_t *cap, size_t n, size_t size, size_t first)
 	if (np)
 		*cap = nc;
 	return np;
+}
+
+/* As sh splits, without expansions (util.h). */
+int ti_split_words(char *s, char **words)
+{
+	char *out = s;
+	int n = 0;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (!*s)
+			return n;
+		char *word = out;
+		while (*s && *s != ' ' && *s != '\t' && *s != '\n') {
+			if (*s == '\'') {
+				for (s++; *s && *s != '\''; )
+					*out++ = *s++;
+				if (!*s++)
+					return -1;
+			} else if (*s == '"') {
+				for (s++; *s && *s != '"'; ) {
+					if (*s == '\\' && s[1] && strchr("\\\"$`\n", s[1]))
+						s++;
+					*out++ = *s++;
+				}
+				if (!*s++)
+					return -1;
+			} else if (*s == '\\' && s[1]) {
+				s++;
+				*out++ = *s++;
+			} else {
+				*out++ = *s++;
+			}
+		}
+		/* The separator (or the end) is read past before the NUL is
+		 * written: OUT never overtakes S. */
+		bool end = !*s;
+
+		if (!end)
+			s++;
+		*out++ = '\0';
+		if (words)
+			words[n] = word;
+		n++;
+		if (end)
+			return n;
+	}
 }

@@ -24,4 +24,11 @@ int ti_anon_tmpfile(const char *name);
  * updated.  NULL when out of memory (P as it was, still to be freed). */
 void *ti_grow(void *p, size_t *cap, size_t n, size_t size, size_t first);
 
+/* Split S in place into words at blanks, as sh would with quotes: '...'
+ * literal, "..." with \ before \ " $ ` and newline, \ outside quotes
+ * taking the next character; nothing expanded.  Store the words' starts
+ * in WORDS (when not NULL) and return their number, or -1 when a quote is
+ * not closed.  (TIMEIT_OPTIONS; timeit-ab --cmd with --no-shell.) */
+int ti_split_words(char *s, char **words);
+
 #endif

@@ -531,57 +531,6 @@ static enum ti_parse_result parse_args(enum ti_program prog, int argc, char **ar
 static char *env_text;
 static char **env_argv;
 
-/* Split S in place into words at blanks, as sh would with quotes: '...'
- * literal, "..." with \ before \ " $ ` and newline, \ outside quotes
- * taking the next character.  Store the words' starts in WORDS (when not
- * NULL) and return their number, or -1 when a quote is not closed. */
-static int split_words(char *s, char **words)
-{
-	char *out = s;
-	int n = 0;
-
-	for (;;) {
-		while (*s == ' ' || *s == '\t' || *s == '\n')
-			s++;
-		if (!*s)
-			return n;
-		char *word = out;
-		while (*s && *s != ' ' && *s != '\t' && *s != '\n') {
-			if (*s == '\'') {
-				for (s++; *s && *s != '\''; )
-					*out++ = *s++;
-				if (!*s++)
-					return -1;
-			} else if (*s == '"') {
-				for (s++; *s && *s != '"'; ) {
-					if (*s == '\\' && s[1] && strchr("\\\"$`\n", s[1]))
-						s++;
-					*out++ = *s++;
-				}
-				if (!*s++)
-					return -1;
-			} else if (*s == '\\' && s[1]) {
-				s++;
-				*out++ = *s++;
-			} else {
-				*out++ = *s++;
-			}
-		}
-		/* The separator (or the end) is read past before the NUL is
-		 * written: OUT never overtakes S. */
-		bool end = !*s;
-
-		if (!end)
-			s++;
-		*out++ = '\0';
-		if (words)
-			words[n] = word;
-		n++;
-		if (end)
-			return n;
-	}
-}
-
 enum ti_parse_result ti_options_parse_env(const char *env, int argc, char **argv,
 					  struct ti_options *o, char *msg, size_t len)
 {
@@ -598,7 +547,7 @@ enum ti_parse_result ti_options_parse_prog(enum ti_program prog, const char *env
 	if (!env || !*env)
 		return parse_args(prog, argc, argv, o, msg, len);
 	/* Counted on one copy, split on another: splitting moves the text. */
-	if (!(copy = strdup(env)) || (n = split_words(copy, NULL)) < 0) {
+	if (!(copy = strdup(env)) || (n = ti_split_words(copy, NULL)) < 0) {
 		memset(o, 0, sizeof *o);
 		snprintf(msg, len, "TIMEIT_OPTIONS: %s", copy ? "a quote is not closed"
 							       : strerror(errno));
@@ -616,7 +565,7 @@ enum ti_parse_result ti_options_parse_prog(enum ti_program prog, const char *env
 		return TI_PARSE_INVALID;
 	}
 	env_argv[0] = argv[0];
-	split_words(env_text, env_argv + 1);
+	ti_split_words(env_text, env_argv + 1);
 	for (int i = 1; i < argc; i++)
 		env_argv[n + i] = argv[i];
 	rc = parse(prog, argc + n, env_argv, n, &at, o, msg, len);

@@ -5,9 +5,10 @@
  * directly), identity first, the budget as a bound, and the stop signals.
  * Two schedules: sequential (A then B, or B then A) and duet (A and B of a
  * test released together at a barrier, each pinned to its own CPUs, the
- * CPUs swapped every round).  Two runners: lit (one lit run per side and
- * round over the tests left, or one per test and side in a duet) and the
- * suite (one command per benchmark, side and round).  Nothing here exits
+ * CPUs swapped every round).  Three runners: lit (one lit run per side and
+ * round over the tests left, or one per test and side in a duet), the
+ * suite (one command per benchmark, side and round) and two command lines
+ * (one timeit run per side and round).  Nothing here exits
  * or prints: progress goes to a callback, errors come back as -errno with
  * a message in the driver's ERR.
  *
@@ -15,7 +16,8 @@
  * drive-run.c the runner of a configuration; drive-round.c the rounds,
  * the looks, the budget and the stop table; drive-schedule.c the
  * schedules; drive-runner.h the interface of a runner, drive-lit.c and
- * drive-suite.c the runners; drive-child.c the children; drive-util.c
+ * drive-suite.c and
+ * drive-cmd.c the runners; drive-child.c the children; drive-util.c
  * what they share. */
 #ifndef TI_DRIVE_H
 #define TI_DRIVE_H
@@ -30,7 +32,7 @@
 
 enum ti_drive_schedule { TI_DRIVE_SEQUENTIAL, TI_DRIVE_DUET };
 enum ti_drive_order { TI_DRIVE_ALTERNATE, TI_DRIVE_RANDOM };
-enum ti_drive_runner_kind { TI_DRIVE_LIT, TI_DRIVE_SUITE };
+enum ti_drive_runner_kind { TI_DRIVE_LIT, TI_DRIVE_SUITE, TI_DRIVE_CMD };
 
 /* The largest budget (seconds) and round count a run takes: a year, and
  * what the verdict engine's looks allow. */
@@ -77,6 +79,10 @@ struct ti_drive_config {
 	char *const *lit_args;	/* lit: the user's arguments before ours */
 	size_t nlit_args;
 	const char *runfile;	/* suite: run as sh RUNFILE SIDE NAME ROUND */
+	const char *timeit;	/* cmd: the timeit program each run goes through */
+	char *const *cmd[2];	/* cmd: the commands A, B (argv, NULL-terminated) */
+	const char *cmd_file[2];	/* cmd: the files A and B run, when the rest of their
+					 * words are the same (identity); NULL: no check */
 	/* Duet: the CPU sets, 2 per slot (slot k: sets 2k and 2k+1). */
 	const struct ti_cpuset *cpus;
 	size_t ncpus;
@@ -130,7 +136,8 @@ void ti_drive_config_init(struct ti_drive_config *c);
  * reason in ERR (LEN bytes). */
 int ti_drive_config_check(const struct ti_drive_config *c, char *err, size_t len);
 
-/* Run the rounds.  For the suite, NAMES (N) are the benchmarks; lit finds
+/* Run the rounds.  For the suite, NAMES (N) are the benchmarks, for two
+ * commands the one test's name; lit finds
  * its tests in round 1.  Writes OUT/rounds.log (round, order, tests run),
  * OUT/samples.tsv (one line per run: round, side, test, schedule, CPUs,
  * start, wall, status) and OUT/stop.tsv (test, rounds, why it stopped).
@@ -151,9 +158,6 @@ void ti_drive_paths_free(char **paths, size_t n);
 /* Free what D owns. */
 void ti_drive_free(struct ti_drive *d);
 
-/* Lit's --filter for exactly the lit tests UNITS (N): each full name
- * escaped as a Python regular expression, case-sensitive.  Into *OUT
- * (malloc'd).  Returns 0 or -ENOMEM. */
 /* The name of the lock file in a run's output directory. */
 #define TI_DRIVE_LOCK ".timeit-ab.lock"
 
@@ -164,6 +168,9 @@ void ti_drive_free(struct ti_drive *d);
  * naming the holder's pid, or -errno with ERR set. */
 int ti_drive_lock(const char *dir, bool try, char *err, size_t len);
 
+/* Lit's --filter for exactly the lit tests UNITS (N): each full name
+ * escaped as a Python regular expression, case-sensitive.  Into *OUT
+ * (malloc'd).  Returns 0 or -ENOMEM. */
 int ti_drive_lit_filter(char *const *units, size_t n, char **out);
 
 #endif
