@@ -140,7 +140,22 @@ for side in a b; do
 		>"vg$side/v.json"
 done
 "$COMPARE" --format csv vga/v.json vgb/v.json >vg.csv && fail "valgrind json: equal counts are not the same code"
-grep -q '^v,5,5,.*,regressed,no,,.*,same instruction count$' vg.csv || fail "valgrind json: $(cat vg.csv)"
+grep -q '^v,5,5,no,.*,regressed,no,,.*same instruction count"$' vg.csv || fail "valgrind json: $(cat vg.csv)"
+# The runs of a timeit --json file (--repeat) ran back to back: not pairs
+# with the other side's (nothing interleaved them), and the note says so.
+grep -q '^v,5,5,no,.*"unpaired: runs of one input ran back to back, not in rounds;' vg.csv ||
+	fail "--repeat runs paired: $(cat vg.csv)"
+# One run a file, a file a round: those are pairs.
+for k in 1 2 3; do
+	for side in a b; do
+		printf '{"runs": [{"status": 0, "user": %s}]}\n' "$([ $side = a ] && echo 1.0$k || echo 1.2$k)" \
+			>"r$side$k.json"
+	done
+	mkdir -p "ra$k" "rb$k" && mv "ra$k.json" "ra$k/r.json" && mv "rb$k.json" "rb$k/r.json"
+done
+"$COMPARE" --format csv -a ra1/r.json -a ra2/r.json -a ra3/r.json -b rb1/r.json -b rb2/r.json \
+	-b rb3/r.json >rr.csv || :
+[ "$(csv_field rr.csv r paired)" = yes ] || fail "a file a round, not paired: $(cat rr.csv)"
 # As the metric, valgrind's count is one sample per file (valgrind ran
 # once), not one per run, and an exact count: compared, not tested.
 "$COMPARE" --format csv -m valgrind-instructions vga/v.json vgb/v.json >vgm.csv ||

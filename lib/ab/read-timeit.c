@@ -126,7 +126,9 @@ int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
 		const struct ti_jsonread_value *run = &runs->items[i], *st;
 		struct ti_ab_sample s = ti_ab_read_sample();
 
-		s.round = TI_AB_ROUND(in->pos, i + 1);
+		/* timeit --repeat ran them back to back: no round of the
+		 * other side's shares a moment with one of them. */
+		s.round = TI_AB_ROUND(in->pos, 0);
 		if (run->type != TI_JSONREAD_OBJECT)
 			return ti_ab_read_error(err, path, run->line, "run is %s, not an object",
 				     ti_jsonread_a_type(run->type));

@@ -186,7 +186,9 @@ int ti_ab_read_add_values(struct ti_ab_set *set, const struct ti_ab_input *in, c
 		if (x->type != TI_JSONREAD_NUMBER)
 			return ti_ab_read_error(err, in->path, x->line, "%s: sample is %s, not a number",
 						name, ti_jsonread_a_type(x->type));
-		s.round = TI_AB_ROUND(in->pos, i + 1);
+		/* One run's samples (LNT's multisample, the suite's RUNS=N) ran
+		 * back to back on one side: no pairs with the other's. */
+		s.round = TI_AB_ROUND(in->pos, 0);
 		if (paired && failing(&status->items[i])) {
 			struct ti_ab_sample f = s;
 			f.failed = true;

@@ -12,10 +12,11 @@
 
 /* The round a run belongs to: the position of its input among the paths
  * of its side (high 32 bits, from 1) and its sample number within that
- * input (low 32 bits: the I of NAME.I.time or of a directory I/, the
- * position of a run in a timeit --json file or of a sample in an LNT
- * list; 0 when it has none).  Interleaved runs of A and B with one key
- * shared the machine's state: timeit-compare pairs them. */
+ * input (low 32 bits: the I of NAME.I.time or of a directory I/; 0 when
+ * it has none, as the runs of a timeit --json file and the samples of an
+ * LNT list, which ran back to back on their side).  Interleaved runs of A
+ * and B with one key shared the machine's state: timeit-compare pairs
+ * them; a key twice on a side means runs no round tells apart. */
 #define TI_AB_ROUND(pos, idx) (((uint64_t)(pos) << 32) | (uint32_t)(idx))
 
 struct ti_ab_sample {

@@ -110,7 +110,10 @@ void ti_ab_pair_row(struct ti_ab_row *r, const struct ti_ab_config *c, bool pair
 		if (np >= TI_AB_PAIR_MIN_ROUNDS)
 			r->corr = ti_stats_spearman(s->px, s->py, np);
 	} else if (np == 0 && (m > 1 || n > 1) && c->pairing != TI_AB_PAIR_VOTE) {
-		NOTE(r, "unpaired: the rounds of A and B differ");
+		if (!by_round(r->a, c, s->ka) || !by_round(r->b, c, s->kb))
+			NOTE(r, "unpaired: runs of one input ran back to back, not in rounds");
+		else
+			NOTE(r, "unpaired: the rounds of A and B differ");
 	}
 }
 
