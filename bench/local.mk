@@ -25,7 +25,7 @@ bench_nop_LDFLAGS = -static
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/common.sh bench/overhead.sh bench/perf-overhead.sh bench/noise.sh bench/scaling.sh \
 	bench/accounting.sh bench/outside.awk bench/ab-live.sh bench/cache-sim.sh \
-	bench/series-live.sh bench/read-scale.sh bench/series-scale.sh
+	bench/series-live.sh bench/read-scale.sh bench/series-scale.sh bench/cmd-vs-hyperfine.sh
 
 BENCH_ENV = TIMEIT='$(abs_top_builddir)/timeit/timeit' \
 	BENCH_BIN='$(abs_top_builddir)/bench'
@@ -60,6 +60,14 @@ bench-ab-live: timeit/timeit compare/timeit-compare abrun/timeit-ab
 		$(SHELL) $(srcdir)/bench/ab-live.sh $(AB_LIVE_REPS)
 AB_LIVE_REPS = 10
 .PHONY: bench-ab-live
+
+# timeit-ab --cmd against hyperfine on the same pairs of commands in the
+# same wall time (docs/verdicts.md): about 5 minutes; needs hyperfine.
+bench-cmd: abrun/timeit-ab timeit/timeit compare/timeit-compare
+	TIMEIT_AB='$(abs_top_builddir)/abrun/timeit-ab' SRCDIR='$(abs_top_srcdir)' CC='$(CC)' \
+		$(SHELL) $(srcdir)/bench/cmd-vs-hyperfine.sh $(CMD_REPS)
+CMD_REPS = 5
+.PHONY: bench-cmd
 
 # The cache simulation (docs/noise.md, docs/cost.md): about 45 minutes on a 2-core VM, so not
 # part of make bench either.

@@ -52,10 +52,11 @@ grep -Eq '^old vs new +2 +fixed' out || fail "--no-identity: $(cat out)"
 grep -q '^A (old): sh -c ./spin 100000$' out || fail "--name: $(cat out)"
 
 # --no-shell: sh's quoting, no sh; the words reach the program as given.
+# shellcheck disable=SC2016 # $HOME must reach it unexpanded
 expect_status 0 "$ab" -q -n 1 -N --cmd "sh args.sh 'a b' \"c\\\"d\"" --cmd 'sh args.sh $HOME' \
 	-o O5 > out 2> err || fail "--no-shell: $(cat out err)"
 [ "$(cat O5/A/logs/sh.1.log)" = '[a b][c"d]' ] || fail "A's words: $(cat O5/A/logs/sh.1.log)"
-[ "$(cat O5/B/logs/sh.1.log)" = '[$HOME]' ] || fail "B's words: $(cat O5/B/logs/sh.1.log)"
+[ "$(cat O5/B/logs/sh.1.log)" = "[\$HOME]" ] || fail "B's words: $(cat O5/B/logs/sh.1.log)"
 
 # A command timeit cannot run: status 2, the logs named.
 expect_status 2 "$ab" -q -N --cmd './no-such-program' --cmd './spin 1000' -o O6 > out 2> err
