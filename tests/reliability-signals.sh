@@ -5,6 +5,15 @@
 # dies, timeit exits 137 with the summary written (or, hit before it could
 # install its handlers, dies of the signal before starting anything), and
 # no command is left running.
+# A caller that ignores SIGHUP (nohup, some CI runners) passes the ignore
+# to every job started here, and env --default-signal=HUP resets it only
+# once env runs: a storm that ends before then is discarded whole (SIGINT
+# is ignored in a background job too) and timeit, rightly untouched, runs
+# the command to its end.  So the shell itself starts with SIGHUP at its
+# default, and every job inherits that.
+if [ -z "${SIGNALS_HUP_DEFAULT:-}" ] && env --default-signal=HUP true 2>/dev/null; then
+	SIGNALS_HUP_DEFAULT=1 exec env --default-signal=HUP sh "$0" "$@"
+fi
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 
