@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <dirent.h>
+#include <ftw.h>
 #include <unistd.h>
 
 #include "cpuset.h"
@@ -85,6 +86,8 @@ static void usage(FILE *f)
 		"                             (an A/A check of the machine's noise)\n"
 		"      --suite RUNFILE        make ab's runner: each run is sh RUNFILE SIDE\n"
 		"                             BENCHMARK ROUND, results in DIR/SIDE/results\n"
+		"      --replace              -o names an earlier run's directory: remove\n"
+		"                             what it holds first (not with --suite)\n"
 		"      --check                check the options (and a duet's CPUs), run\n"
 		"                             nothing, and exit\n"
 		"  -q, --quiet                no progress on stderr\n"
@@ -455,7 +458,7 @@ struct cli {
 	size_t nlit_args;
 	const char *cmd[2], *name[2];	/* --cmd A --cmd B, --name for each */
 	size_t ncmd, nname;
-	bool no_shell, no_identity;
+	bool no_shell, no_identity, replace;
 	char *label;		/* --cmd: the test's name */
 };
 
@@ -492,7 +495,8 @@ static int parse(int argc, char **argv, struct cli *cl)
 #define IS(s) (strcmp(name, s) == 0)
 #define VALUE() (val ? val : i + 1 < argc ? argv[++i] : (die("%s: needs an argument", name), ""))
 		if (val && (IS("-h") || IS("--help") || IS("--version") || IS("-q") || IS("--quiet") ||
-			    IS("--check") || IS("-N") || IS("--no-shell") || IS("--no-identity")))
+			    IS("--check") || IS("-N") || IS("--no-shell") || IS("--no-identity") ||
+			    IS("--replace")))
 			die("%s: takes no argument", name);
 		if (cl->npos > 0 && !cl->suite)
 			die("'%s': lit arguments come after '--'", a);
@@ -584,6 +588,8 @@ static int parse(int argc, char **argv, struct cli *cl)
 			cl->no_shell = true;
 		} else if (IS("--no-identity")) {
 			cl->no_identity = true;
+		} else if (IS("--replace")) {
+			cl->replace = true;
 		} else if (IS("-q") || IS("--quiet")) {
 			cl->pr.quiet = true;
 		} else if (IS("--check")) {
@@ -593,7 +599,8 @@ static int parse(int argc, char **argv, struct cli *cl)
 				"--budget", "--check", "--cmd", "--compare", "--compare-option", "--cpu",
 				"--help", "--lit", "--look-every", "--max-samples", "--min-samples",
 				"--name", "--no-identity", "--no-shell", "--order", "--output",
-				"--quiet", "--samples", "--schedule", "--seed", "--suite", "--version" };
+				"--quiet", "--replace", "--samples", "--schedule", "--seed", "--suite",
+				"--version" };
 			const char *near = ti_suggest(name, own_options,
 						      sizeof own_options / sizeof own_options[0]);
 			if (near)
@@ -607,6 +614,8 @@ static int parse(int argc, char **argv, struct cli *cl)
 	cl->nlit_args = (size_t)(argc - i);
 	if (cl->ncmd && cl->suite)
 		die("--cmd and --suite: one or the other");
+	if (cl->replace && cl->suite)
+		die("--replace: not with --suite (make ab clears its O itself)");
 	if (cl->suite) {
 		for (size_t k = 0; k < cl->nlit_args; k++)
 			push(&own.names, &own.nnames, strdup(cl->lit_args[k]));
@@ -751,18 +760,83 @@ static void check_copts(const char *compare)
 		die("-C: %s refused the options it would be given (above)", compare);
 }
 
+/* What an earlier run left in OUT, for the message that refuses it: its
+ * rounds (rounds.log's lines), or the number of entries and one name. */
+static void describe_out(const char *out, char *what, size_t len)
+{
+	char p[PATH_MAX];
+	FILE *f;
+	int c, lines = 0;
+
+	snprintf(p, sizeof p, "%s/rounds.log", out);
+	if ((f = fopen(p, "r"))) {
+		while ((c = getc(f)) != EOF)
+			lines += c == '\n';
+		fclose(f);
+		snprintf(what, len, "holds an earlier run of timeit-ab (%d round%s in rounds.log)", lines,
+			 lines == 1 ? "" : "s");
+		return;
+	}
+	DIR *dp = opendir(out);
+	struct dirent *e;
+	size_t n = 0;
+	char first[256] = "";
+	while (dp && (e = readdir(dp)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, TI_DRIVE_LOCK) &&
+		    n++ == 0)
+			snprintf(first, sizeof first, "%s", e->d_name);
+	if (dp)
+		closedir(dp);
+	if (dp)
+		snprintf(what, len, "is not empty (%zu entr%s, e.g. '%s'), and no run of timeit-ab",
+			 n, n == 1 ? "y" : "ies", first);
+	else
+		snprintf(what, len, "exists and is not a directory");
+}
+
+static int remove_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	if (ftw->level == 0 || strcmp(p + ftw->base, TI_DRIVE_LOCK) == 0)
+		return 0;
+	return remove(p) < 0 ? errno : 0;
+}
+
+/* --replace: empty OUT, locked by this run, when an earlier run of
+ * timeit-ab left it (rounds.log); anything else is the user's to remove. */
+static void replace_out(const char *out)
+{
+	char p[PATH_MAX], what[512];
+	int rc;
+
+	snprintf(p, sizeof p, "%s/rounds.log", out);
+	if (access(p, F_OK) < 0) {
+		describe_out(out, what, sizeof what);
+		die("--replace: %s %s: remove it yourself, or give another --output", out, what);
+	}
+	if ((rc = nftw(out, remove_entry, 16, FTW_DEPTH | FTW_PHYS)) != 0)
+		die("--replace: %s: %s", out, strerror(rc > 0 ? rc : errno));
+}
+
 /* The output directory of a lit or --cmd run: it must not exist or be
- * empty.  0 to go on, 1 when --check is done. */
+ * empty, or with --replace hold an earlier run.  0 to go on, 1 when
+ * --check is done. */
 static int prepare_out(struct cli *cl)
 {
 	struct stat st;
+	char what[512];
 
 	if (!cl->out)
 		cl->out = "timeit-ab.out";
 	bool there = stat(cl->out, &st) == 0;
-	if (there && !(S_ISDIR(st.st_mode) && dir_empty(cl->out)))
-		die("%s: exists and is not empty (every round's results go there): give another "
-		    "--output, e.g. -o %s.2, or remove it first", cl->out, cl->out);
+	if (there && !(S_ISDIR(st.st_mode) && dir_empty(cl->out))) {
+		describe_out(cl->out, what, sizeof what);
+		if (!cl->replace || !S_ISDIR(st.st_mode) || strstr(what, "no run of"))
+			die("%s: %s: give another --output, e.g. -o %s.2%s", cl->out, what, cl->out,
+			    strstr(what, "earlier run") ? ", or --replace to remove it first" :
+			    ", or remove it first");
+	}
 	if (cl->check) {
 		if (there)
 			lock_out(cl->out, true);
@@ -773,6 +847,8 @@ static int prepare_out(struct cli *cl)
 	/* Checked again once locked: a run that started with this one may
 	 * have locked it, written and ended meanwhile. */
 	lock_out(cl->out, false);
+	if (cl->replace && !dir_empty(cl->out))
+		replace_out(cl->out);
 	if (!dir_empty(cl->out))
 		die("%s: another run wrote into it as this one started: give another --output",
 		    cl->out);

@@ -8,8 +8,8 @@
 # round 1 (same binary), unless --no-identity; --no-shell splits as sh
 # would without sh; a command timeit cannot run fails the run naming its
 # logs; -C options reach the verdict (CSV); every wrong command line is one
-# line and status 2 with nothing made; a used -o is refused, its rounds
-# kept.
+# line and status 2 with nothing made; a used -o is refused, saying what is
+# there, its rounds kept, unless --replace (an earlier run's only).
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 ab=$top_builddir/abrun/timeit-ab
@@ -72,11 +72,23 @@ expect_status 1 "$ab" -q -C --format=csv --cmd './spin 3000000' --cmd './slow 30
 [ "$(wc -l < out)" -eq 2 ] || fail "CSV and more: $(cat out)"
 grep -q '^spin vs slow ' O7/rounds.txt || fail "O7/rounds.txt: $(cat O7/rounds.txt)"
 
-# A used -o: refused, its rounds kept.
+# A used -o: refused, saying what is there, its rounds kept.
 expect_status 2 "$ab" -q -n 1 --cmd './spin 1000' --cmd './spin 1000' -o O1 > out 2> err
-grep -q '^timeit-ab: O1: exists and is not empty' err || fail "a used -o: $(cat err)"
+grep -q "^timeit-ab: O1: holds an earlier run of timeit-ab ($rounds rounds in rounds.log): give another --output, e.g. -o O1.2, or --replace to remove it first\$" err ||
+	fail "a used -o: $(cat err)"
 n=$(find O1/A/results -name '*.time' | wc -l)
 [ "$n" -eq "$rounds" ] || fail "the earlier run's summaries: $n, not $rounds"
+# --replace: the earlier run goes, nothing of it in the new one.
+expect_status 0 "$ab" -q -n 2 --replace --cmd './spin 1000' --cmd './spin 1001' -o O1 > out 2> err ||
+	fail "--replace: $(cat err)"
+[ "$(find O1 -name '*.time' | wc -l)" -eq 4 ] || fail "--replace left: $(find O1 -name '*.time')"
+[ "$(wc -l < O1/rounds.log)" -eq 2 ] || fail "--replace: rounds.log $(cat O1/rounds.log)"
+# A directory that holds something else is the user's: --replace refuses it.
+mkdir J && : > J/mine
+expect_status 2 "$ab" -q --replace --cmd './spin 1' --cmd './spin 2' -o J > out 2> err
+grep -q "^timeit-ab: J: is not empty (1 entry, e.g. 'mine'), and no run of timeit-ab: give another --output, e.g. -o J.2, or remove it first\$" err ||
+	fail "--replace of another directory: $(cat err)"
+[ -f J/mine ] || fail "--replace removed a file it did not write"
 
 # Wrong command lines: one line, status 2, no -o made.
 bad() {
@@ -96,6 +108,7 @@ msg="'x': with --cmd, no lit arguments" bad --cmd a --cmd b -- x
 msg="--cmd ''a': a quote is not closed" bad -N --cmd "'a" --cmd b
 msg="--name 'a/b': a name is 1 to 100" bad --cmd a --cmd b --name a/b --name c
 msg="--cmd and --suite: one or the other" bad --cmd a --cmd b --suite run.sh
+msg="--replace: not with --suite" bad --replace --suite run.sh x
 msg="--cmds: unknown option (did you mean --cmd?" bad --cmds a
 # --check runs nothing and makes nothing.
 expect_status 0 "$ab" --check --cmd './spin 1' --cmd './spin 2' -o CHECK

@@ -89,7 +89,7 @@ grep -q "^timeit-ab: round 3 (at most 5): 2 undecided" err || fail "progress: $(
 
 # An output directory with results in it is never reused.
 expect_status 2 "$ab" --schedule sequential --lit "$lit" --compare "$tmp/fake-compare" -o "$tmp/o" "$tmp/a" "$tmp/b" 2> err
-grep -q "$tmp/o: exists and is not empty" err || fail "reused output: $(cat err)"
+grep -q "$tmp/o: holds an earlier run of timeit-ab ([0-9]* rounds in rounds.log): give another --output, e.g. -o $tmp/o.2, or --replace" err || fail "reused output: $(cat err)"
 grep -q -- "-o $tmp/o.2" err || fail "reused output: no way out said: $(cat err)"
 
 # For real: ten fixed rounds, timeit-compare over them: slow.test
