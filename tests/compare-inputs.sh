@@ -420,4 +420,25 @@ mkdir R3
 cp R2/both.1.time.wrong-output R3/
 "$COMPARE" --format csv R3 R3 >w3.csv || fail "a directory of wrong outputs only"
 [ "$(csv_field w3.csv both verdict)" = failed ] || fail "only wrong outputs: $(cat w3.csv)"
+# A program's compile time is the sum of its units' (lit's compiletime
+# module sums a test's *.o.time files), one sample a round: CMake's
+# CMakeFiles/NAME.dir/, with sample directories 1/ and 2/.
+for side in A B; do
+	for r in 1 2; do
+		d=ct$side/$r/p/CMakeFiles/p.dir
+		mkdir -p "$d"
+		printf 'exit 0\nreal 1\nuser 1.0\nsys 0\n' > "$d/a.c.o.time"
+		printf 'exit 0\nreal 1\nuser %s\nsys 0\n' "$([ $side = A ] && echo 2.0 || echo 3.0)" > "$d/b.c.o.time"
+	done
+done
+"$COMPARE" --format csv -m compile_time ctA ctB > ct.csv || :
+[ "$(csv_field ct.csv p/p n_a)" = 2 ] || fail "units as samples: $(cat ct.csv)"
+[ "$(csv_field ct.csv p/p median_a)" = 3 ] || fail "compile time not summed: $(cat ct.csv)"
+[ "$(csv_field ct.csv p/p median_b)" = 4 ] || fail "compile time not summed: $(cat ct.csv)"
+# A failed unit fails its program's round.
+printf 'exit 1\nreal 1\nuser 1.0\nsys 0\n' > ctB/2/p/CMakeFiles/p.dir/a.c.o.time
+"$COMPARE" --format csv -m compile_time ctA ctB > ct2.csv || :
+[ "$(csv_field ct2.csv p/p n_b)" = 1 ] || fail "a failed unit: $(cat ct2.csv)"
+
 exit 0
+

@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -276,9 +277,43 @@ exec:
 	return K_EXEC;
 }
 
+static int cmp_round(const void *x, const void *y)
+{
+	uint64_t a = ((const struct ti_ab_sample *)x)->round;
+	uint64_t b = ((const struct ti_ab_sample *)y)->round;
+	return (a > b) - (a < b);
+}
+
+/* The compiles (or links) of UNITS, one sample a file, into SET as one
+ * sample a benchmark and round: their sum, as lit's compiletime module
+ * sums a test's *.o.time files.  A round with a failed compile is a
+ * failed sample (DIR named); one with a value missing, a sample without
+ * the metric. */
+static int sum_units(struct ti_ab_set *set, struct ti_ab_set *units, const char *dir)
+{
+	for (size_t i = 0; i < units->n; i++) {
+		struct ti_ab_bench *b = &units->b[i];
+		qsort(b->s, b->n, sizeof *b->s, cmp_round);
+		for (size_t k = 0; k < b->n;) {
+			struct ti_ab_sample sum = b->s[k];
+			size_t j = k + 1;
+			for (; j < b->n && b->s[j].round == sum.round; j++) {
+				sum.value += b->s[j].value;	/* NAN stays NAN */
+				sum.failed |= b->s[j].failed;
+				sum.flags |= b->s[j].flags;
+			}
+			if (ti_ab_set_add_run(set, b->name, sum, b->failed_in ? b->failed_in : dir) < 0)
+				return -ENOMEM;
+			k = j;
+		}
+	}
+	return 0;
+}
+
 int ti_ab_read(struct ti_ab_set *set, const char *path, const char *metric, unsigned pos,
 	       struct ti_ab_error *err)
 {
+	struct ti_ab_set units = { 0 };
 	struct path_list l = { 0 };
 	struct stat st;
 	int rc, total = 0;
@@ -318,13 +353,17 @@ int ti_ab_read(struct ti_ab_set *set, const char *path, const char *metric, unsi
 			s.round = TI_AB_ROUND(pos, sample);
 			rc = ti_ab_set_add_run(set, name, s, l.p[i]) < 0 ? -ENOMEM : 1;
 		} else if (time_kind(rel, name, sizeof name, &sample) == want) {
-			rc = load_file(set, l.p[i], name, sample, metric, pos, err);
+			rc = load_file(want == K_EXEC ? set : &units, l.p[i], name, sample, metric, pos,
+				       err);
 		}
 		if (rc > 0) {
 			total += rc;
 			rc = 0;
 		}
 	}
+	if (rc == 0 && sum_units(set, &units, path) < 0)
+		rc = -ENOMEM;
+	ti_ab_set_free(&units);
 	for (size_t i = 0; i < l.n; i++)
 		free(l.p[i]);
 	free(l.p);
