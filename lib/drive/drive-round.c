@@ -197,9 +197,13 @@ static void write_stop(struct ti_drive *d)
 	char *p = ti_drive_out_path(d, "stop.tsv");
 	int rc;
 
-	for (size_t i = 0; i < d->n; i++)
-		ti_buf_printf(&b, "%s\t%u\t%s%s%s\n", d->t[i].name, d->t[i].rounds,
-			      ti_drive_stop_name[d->t[i].stop], d->t[i].why[0] ? ": " : "", d->t[i].why);
+	for (size_t i = 0; i < d->n; i++) {
+		ti_drive_tsv(&b, d->t[i].name);
+		ti_buf_printf(&b, "\t%u\t%s%s", d->t[i].rounds, ti_drive_stop_name[d->t[i].stop],
+			      d->t[i].why[0] ? ": " : "");
+		ti_drive_tsv(&b, d->t[i].why);
+		ti_buf_printf(&b, "\n");
+	}
 	if (!p || b.failed)
 		rc = -ENOMEM;
 	else if ((rc = ti_outfile_prepare(&of, p)) == 0)

@@ -32,8 +32,10 @@ static void record(struct ti_drive *d, const struct ti_drive_job *j, double star
 		snprintf(st, sizeof st, "signal %d", WTERMSIG(j->status));
 	else
 		snprintf(st, sizeof st, "?");
-	ti_buf_printf(&b, "%u\t%c\t%s\t%s\t%s\t%.3f\t%.3f\t%s\n", j->round, side_name[j->side],
-		      j->what, d->c.schedule == TI_DRIVE_DUET ? "duet" : "sequential",
+	ti_buf_printf(&b, "%u\t%c\t", j->round, side_name[j->side]);
+	ti_drive_tsv(&b, j->what);
+	ti_buf_printf(&b, "\t%s\t%s\t%.3f\t%.3f\t%s\n",
+		      d->c.schedule == TI_DRIVE_DUET ? "duet" : "sequential",
 		      j->cpus ? j->cpu_text : "-", j->t0 - start, j->t1 - j->t0, st);
 	if (b.failed)
 		ti_drive_write_failed(d, "samples.tsv", -ENOMEM);

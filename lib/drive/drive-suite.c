@@ -62,8 +62,10 @@ static int suite_jobs(struct ti_drive *d, struct ti_drive_round *rd)
 	if (d->rounds_f) {
 		struct ti_buf b = { 0 };
 		ti_buf_printf(&b, "%u %s", rd->r, d->order[rd->r]);
-		for (size_t i = 0; i < k; i++)
-			ti_buf_printf(&b, " %s", rd->jobs[2 * i].what);
+		for (size_t i = 0; i < k; i++) {
+			ti_buf_append(&b, " ", 1);
+			ti_drive_tsv(&b, rd->jobs[2 * i].what);
+		}
 		ti_buf_printf(&b, "\n");
 		if (b.failed)
 			ti_drive_write_failed(d, "rounds.log", -ENOMEM);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "drive-util.h"
 
 char *ti_drive_fmt(const char *f, ...)
@@ -67,6 +68,15 @@ void ti_drive_progress(struct ti_drive *d, const char *f, ...)
 	vsnprintf(line, sizeof line, f, ap);
 	va_end(ap);
 	d->c.progress(d->c.progress_arg, line);
+}
+
+void ti_drive_tsv(struct ti_buf *b, const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		const char *e = *p == '\t' ? "\\t" : *p == '\n' ? "\\n" : *p == '\r' ? "\\r" :
+				*p == '\\' ? "\\\\" : NULL;
+		ti_buf_append(b, e ? e : p, e ? 2 : 1);
+	}
 }
 
 char *ti_drive_out_path(const struct ti_drive *d, const char *name)

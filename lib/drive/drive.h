@@ -135,7 +135,8 @@ int ti_drive_config_check(const struct ti_drive_config *c, char *err, size_t len
 /* Run the rounds.  For the suite, NAMES (N) are the benchmarks; lit finds
  * its tests in round 1.  Writes OUT/rounds.log (round, order, tests run),
  * OUT/samples.tsv (one line per run: round, side, test, schedule, CPUs,
- * start, wall, status) and OUT/stop.tsv (test, rounds, why it stopped).
+ * start, wall, status) and OUT/stop.tsv (test, rounds, why it stopped),
+ * their names escaped (ti_drive_tsv, drive-util.h: \t, \n, \r, \\).
  * Returns 0 (D says how far it got; D->stop_signal when a signal stopped
  * it: the finished rounds are kept, the unfinished one removed;
  * D->write_rc when one of those files could not be written, its message
