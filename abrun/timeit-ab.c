@@ -770,10 +770,12 @@ static int prepare(struct cli *cl, const char *argv0)
 static int compare_run(char *const *argv)
 {
 	FILE *vf = ti_drive_file(&own.d, "verdict.txt");
-	int fd[2], st = -1;
+	int fd[2] = { -1, -1 }, st = -1;
 	pid_t pid = -1;
 
-	if (pipe(fd) == 0 && (pid = fork()) == 0) {
+	if (pipe(fd) < 0) {
+		fd[0] = fd[1] = -1;
+	} else if ((pid = fork()) == 0) {
 		int nul = open("/dev/null", O_RDONLY);
 		if (nul < 0 || dup2(nul, 0) < 0 || dup2(fd[1], 1) < 0)
 			_exit(TI_STATUS_NOT_FOUND);
@@ -798,7 +800,7 @@ static int compare_run(char *const *argv)
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
 		st = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	} else if (pid < 0) {
+	} else if (fd[0] >= 0) {
 		close(fd[0]);
 		close(fd[1]);
 	}
