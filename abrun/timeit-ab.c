@@ -20,6 +20,7 @@
 #include <ftw.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "cpuset.h"
 #include "drive.h"
 #include "os.h"
@@ -99,7 +100,8 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: timeit-compare's on the final table (0 no significant regression,\n"
 		"1 a significant regression); 2 on a usage error, when lit or timeit-compare\n"
-		"fails, or when every test of a round failed on a side; 130 when interrupted.\n"
+		"fails, when every test of a round failed on a side, or when a file of the run\n"
+		"could not be written (after the verdict); 130 when interrupted.\n"
 		"See timeit-ab(1).\n",
 		prog, prog, prog, prog);
 	if (TI_BUG_URL[0])
@@ -224,7 +226,7 @@ static bool findable(const char *name)
 }
 
 /* Run ARGV quietly; its exit status, or -1. */
-static int run_quiet(char *const *argv, const char *out)
+static int run_quiet(char *const *argv)
 {
 	pid_t pid = fork();
 	int st;
@@ -232,14 +234,12 @@ static int run_quiet(char *const *argv, const char *out)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		int fd = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
 		int nul = open("/dev/null", O_RDWR);
-		if (fd < 0 || nul < 0)
+		if (nul < 0)
 			_exit(TI_STATUS_NOT_FOUND);
 		dup2(nul, 0);
-		dup2(fd, 1);
-		if (!out)
-			dup2(fd, 2);
+		dup2(nul, 1);
+		dup2(nul, 2);
 		execvp(argv[0], argv);
 		_exit(TI_STATUS_NOT_FOUND);
 	}
@@ -1014,7 +1014,7 @@ static int prepare(struct cli *cl, const char *argv0)
 	if (!cl->lit && !(cl->lit = find_lit()))
 		die("no lit found (give --lit PATH; Debian: llvm-14-tools)");
 	char *vargs[] = { (char *)cl->lit, "--version", NULL };
-	if (run_quiet(vargs, NULL) != 0)
+	if (run_quiet(vargs) != 0)
 		die("--lit %s: cannot run it ('%s --version' failed)", cl->lit, cl->lit);
 	prepare_compare(cl, argv0);
 	if (prepare_out(cl))
@@ -1065,6 +1065,51 @@ static bool exporting(void)
 	return false;
 }
 
+/* Run timeit-compare (ARGV), its table on stdout and into verdict.txt
+ * as it comes: read through a pipe, not back from the file, so that a
+ * file the disk refused still leaves the table on stdout (and a
+ * verdict.txt that is /dev/full is never read).  Its exit status, or -1. */
+static int compare_run(char *const *argv)
+{
+	FILE *vf = ti_drive_file(&own.d, "verdict.txt");
+	int fd[2] = { -1, -1 }, st = -1;
+	pid_t pid = -1;
+
+	if (pipe(fd) < 0) {
+		fd[0] = fd[1] = -1;
+	} else if ((pid = fork()) == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+		if (nul < 0 || dup2(nul, 0) < 0 || dup2(fd[1], 1) < 0)
+			_exit(TI_STATUS_NOT_FOUND);
+		close(fd[0]);
+		close(fd[1]);
+		execvp(argv[0], argv);
+		_exit(TI_STATUS_NOT_FOUND);
+	}
+	if (pid > 0) {
+		char buf[8192];
+		ssize_t k;
+		close(fd[1]);
+		while ((k = read(fd[0], buf, sizeof buf)) != 0) {
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				break;
+			fwrite(buf, 1, (size_t)k, stdout);
+			ti_drive_write(&own.d, vf, "verdict.txt", buf, (size_t)k);
+		}
+		close(fd[0]);
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		st = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	} else if (fd[0] >= 0) {
+		close(fd[0]);
+		close(fd[1]);
+	}
+	ti_drive_close(&own.d, vf, "verdict.txt");
+	return st;
+}
+
 /* The verdict of a lit or --cmd run, SCHED its schedule: timeit-compare
  * over every round, pairs in order, and the rounds table (in O/rounds.txt,
  * and on stdout unless the verdict is an export). */
@@ -1090,46 +1135,54 @@ static int verdict(const struct cli *cl, const char *sched)
 		push(&own.cargv, &own.nc, strdup("-b"));
 		push(&own.cargv, &own.nc, strdup(own.pb[k]));
 	}
-	char vpath[PATH_MAX];
-	snprintf(vpath, sizeof vpath, "%s/verdict.txt", own.rout);
-	int st = cl->ncmd || own.na ? run_quiet(own.cargv, vpath) : -1;
-	FILE *vf = fopen(vpath, "r");
-	if (vf) {
-		char buf[8192];
-		size_t k;
-		while ((k = fread(buf, 1, sizeof buf, vf)) > 0)
-			fwrite(buf, 1, k, stdout);
-		fclose(vf);
-	}
+	int st = cl->ncmd || own.na ? compare_run(own.cargv) : -1;
 	/* The rounds table, named as timeit-compare names the tests. */
-	char tpath[PATH_MAX];
-	snprintf(tpath, sizeof tpath, "%s/rounds.txt", own.rout);
-	FILE *tf = fopen(tpath, "w");
-	for (int pass = 0; pass < (exporting() ? 1 : 2); pass++) {
-		FILE *f = pass ? stdout : tf;
-		if (!f)
-			continue;
-		fprintf(f, "rounds: how many each test got, and why its sampling stopped\n");
-		fprintf(f, "%-56s %6s  %s\n", "test", "rounds", "stopped");
-		for (size_t k = 0; k < own.d.n; k++)
-			fprintf(f, "%-56s %6u  %s%s%s\n", own.d.t[k].name, own.d.t[k].rounds,
-				ti_drive_stop_name[own.d.t[k].stop], own.d.t[k].why[0] ? ": " : "", own.d.t[k].why);
-		fprintf(f, "schedule: %s\n", sched);
-		for (size_t k = 0; k < cl->ncmd; k++)
-			fprintf(f, "%c%s%s%s: %s%s\n", "AB"[k], cl->nname ? " (" : "",
-				cl->nname ? cl->name[k] : "", cl->nname ? ")" : "",
-				cl->no_shell ? "" : "sh -c ", cl->cmd[k]);
-	}
-	if (tf)
-		fclose(tf);
+	struct ti_buf t = { 0 };
+	ti_buf_printf(&t, "rounds: how many each test got, and why its sampling stopped\n");
+	ti_buf_printf(&t, "%-56s %6s  %s\n", "test", "rounds", "stopped");
+	for (size_t k = 0; k < own.d.n; k++)
+		ti_buf_printf(&t, "%-56s %6u  %s%s%s\n", own.d.t[k].name, own.d.t[k].rounds,
+			      ti_drive_stop_name[own.d.t[k].stop], own.d.t[k].why[0] ? ": " : "",
+			      own.d.t[k].why);
+	ti_buf_printf(&t, "schedule: %s\n", sched);
+	for (size_t k = 0; k < cl->ncmd; k++)
+		ti_buf_printf(&t, "%c%s%s%s: %s%s\n", "AB"[k], cl->nname ? " (" : "",
+			      cl->nname ? cl->name[k] : "", cl->nname ? ")" : "",
+			      cl->no_shell ? "" : "sh -c ", cl->cmd[k]);
+	if (t.failed)
+		die("%s", strerror(ENOMEM));
+	/* An export stands alone on stdout; the table is in rounds.txt. */
+	if (!exporting())
+		fwrite(t.data, 1, t.len, stdout);
+	FILE *tf = ti_drive_file(&own.d, "rounds.txt");
+	ti_drive_write(&own.d, tf, "rounds.txt", t.data, t.len);
+	ti_drive_close(&own.d, tf, "rounds.txt");
+	ti_buf_free(&t);
 	if (!exporting())
 		printf("results: %s\n", own.rout);
-	if (fflush(stdout) != 0)
-		return EXIT_ERROR;
 	if (st == 0 || st == 1)
 		return st;
-	fprintf(stderr, "%s: %s failed (status %d; see %s)\n", prog, cl->compare, st, vpath);
+	fprintf(stderr, "%s: %s failed (status %d; see %s/verdict.txt)\n", prog, cl->compare, st,
+		own.rout);
 	return EXIT_ERROR;
+}
+
+/* What a run that got its rounds ends with: STATUS, unless stdout or one
+ * of the run's files could not be written: then the first such failure
+ * in one line, and 2. */
+static int written(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		int e = errno ? errno : EIO;
+		if (!own.d.write_rc)
+			fprintf(stderr, "%s: stdout: %s\n", prog, strerror(e));
+		status = EXIT_ERROR;
+	}
+	if (own.d.write_rc) {
+		fprintf(stderr, "%s: %s\n", prog, own.d.err);
+		status = status == EXIT_INTERRUPTED ? status : EXIT_ERROR;
+	}
+	return status;
 }
 
 /* Run the rounds and report them. */
@@ -1153,7 +1206,7 @@ static int run(struct cli *cl)
 	if (own.d.stop_signal) {
 		fprintf(stderr, "%s: interrupted; the %u finished round%s are in %s\n", prog, own.d.rounds,
 			own.d.rounds == 1 ? "" : "s", own.rout);
-		return EXIT_INTERRUPTED;
+		return written(EXIT_INTERRUPTED);
 	}
 	size_t runs = 0;
 	for (size_t k = 0; k < own.d.n; k++)
@@ -1171,19 +1224,19 @@ static int run(struct cli *cl)
 	}
 	if (cl->suite) {
 		/* The looks of the final table (tools/ab.sh). */
-		char lp[PATH_MAX];
-		snprintf(lp, sizeof lp, "%s/ab-looks", own.rout);
-		FILE *lf = fopen(lp, "w");
-		if (!lf || fprintf(lf, "%u\n", cl->c.fixed ? 0 : own.d.looks) < 0 || fclose(lf) != 0)
-			die("%s: %s", lp, strerror(errno));
+		char looks[32];
+		int n = snprintf(looks, sizeof looks, "%u\n", cl->c.fixed ? 0 : own.d.looks);
+		FILE *lf = ti_drive_file(&own.d, "looks");
+		ti_drive_write(&own.d, lf, "looks", looks, (size_t)n);
+		ti_drive_close(&own.d, lf, "looks");
 		printf("  DONE     %u rounds, %zu runs a side, %ld:%02ld, schedule %s\n", own.d.rounds, runs,
 		       (long)(own.d.wall + 0.5) / 60, (long)(own.d.wall + 0.5) % 60, sched);
-		return 0;
+		return written(0);
 	}
 	if (!cl->pr.quiet)
 		fprintf(stderr, "%s: %u rounds, %zu test runs a side, %ld:%02ld, schedule %s\n", prog,
 			own.d.rounds, runs, (long)(own.d.wall + 0.5) / 60, (long)(own.d.wall + 0.5) % 60, sched);
-	return verdict(cl, sched);
+	return written(verdict(cl, sched));
 }
 
 int main(int argc, char **argv)

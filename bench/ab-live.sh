@@ -109,7 +109,19 @@ ab() {
 	# The verdicts from O/ab.csv (its header names the columns), the
 	# rounds from O/ab-stop.tsv.
 	awk -F, -v p="$1" -v sc="$2" -v r="$3" -v k="$4" -v stop="$o/ab-stop.tsv" '
-	BEGIN { while ((getline l < stop) > 0) { split(l, f, "\t"); rounds[f[1]] = f[2] } }
+	# A name in ab-stop.tsv is escaped (\t, \n, \r, \\: timeit-ab(1), FILES).
+	function untsv(s,   o, i, c) {
+		for (i = 1; i <= length(s); i++) {
+			c = substr(s, i, 1)
+			if (c == "\\" && i < length(s)) {
+				c = substr(s, ++i, 1)
+				c = c == "t" ? "\t" : c == "n" ? "\n" : c == "r" ? "\r" : c
+			}
+			o = o c
+		}
+		return o
+	}
+	BEGIN { while ((getline l < stop) > 0) { split(l, f, "\t"); rounds[untsv(f[1])] = f[2] } }
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	{ w = ($col["ci_high"] != "" && $col["ci_low"] != "") ? $col["ci_high"] - $col["ci_low"] : "-"
 	  print p, sc, r, k, $1, $col["verdict"], rounds[$1], $col["median_a"], w }' "$o/ab.csv" >> "$work/verdicts"

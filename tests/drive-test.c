@@ -16,11 +16,24 @@
 #include <unistd.h>
 
 #include "drive-child.h"
+#include "buf.h"
 #include "drive-runner.h"
+#include "drive-util.h"
 #include "drive.h"
 #include "os.h"
 #include "read.h"
 #include "tap.h"
+
+/* The TSV field of NAME is WANT. */
+static void tsv(int line, const char *name, const char *want)
+{
+	struct ti_buf b = { 0 };
+
+	ti_drive_tsv(&b, name);
+	ti_buf_append(&b, "", 1);
+	tap_ok(!b.failed && strcmp(b.data, want) == 0, line, "TSV field: %s", b.data ? b.data : "");
+	ti_buf_free(&b);
+}
 
 static void filter(int line, const char *name, const char *want)
 {
@@ -280,6 +293,14 @@ int main(void)
 		       __LINE__, "two names: %s", f);
 		free(f);
 	}
+
+	/* A TSV field: tab, newline, CR and backslash escaped, all else kept
+	 * (spaces, UTF-8). */
+	tsv(__LINE__, "a\tb", "a\\tb");
+	tsv(__LINE__, "x\ny\r", "x\\ny\\r");
+	tsv(__LINE__, "back\\slash\\t", "back\\\\slash\\\\t");
+	tsv(__LINE__, "a b caf\xc3\xa9", "a b caf\xc3\xa9");
+	tsv(__LINE__, "", "");
 
 	/* A lit -o file (lib/ab/read-lit.c): the micro-results belong to
 	 * their test; names as timeit-compare gives them. */

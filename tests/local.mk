@@ -157,6 +157,15 @@ EXTRA_DIST += tests/test-suite-lnt.sh tests/lnt-server.py tests/lnt/nts-schema.t
 TESTS += tests/timeit-ab.sh tests/timeit-ab-lint.sh tests/ab-live-knob.sh tests/demo-aa.sh
 TESTS += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh tests/timeit-ab-cmd.sh
 EXTRA_DIST += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh tests/timeit-ab-cmd.sh tests/lit-fake/lit.cfg tests/lit-fake/fakeformat.py
+# A full disk as the run ends: every write checked, the first failure said.
+TESTS += tests/timeit-ab-full.sh
+EXTRA_DIST += tests/timeit-ab-full.sh
+# Names with tabs, newlines and backslashes in the TSV files.
+TESTS += tests/timeit-ab-tsv.sh
+EXTRA_DIST += tests/timeit-ab-tsv.sh
+# What a job leaves running in its process group ends with it.
+TESTS += tests/timeit-ab-leftover.sh
+EXTRA_DIST += tests/timeit-ab-leftover.sh
 EXTRA_DIST += tests/timeit-ab.sh tests/timeit-ab-lint.sh tests/ab-live-knob.sh tests/demo-aa.sh tests/lit-ab/lit.cfg tests/lit-ab/timedtest.py tests/lit-ab/spin.c \
 	tests/lit-ab/slow.test tests/lit-ab/fast.test tests/lit-ab/same.test
 

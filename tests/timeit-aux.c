@@ -84,6 +84,7 @@ static const struct { const char *name; int err; } errnos[] = {
 	{ "EMFILE", EMFILE }, { "ENOSYS", ENOSYS }, { "EINVAL", EINVAL },
 	{ "ENOEXEC", ENOEXEC }, { "ENOTSUP", ENOTSUP }, { "EEXIST", EEXIST },
 	{ "EROFS", EROFS }, { "ENOTEMPTY", ENOTEMPTY }, { "ELOOP", ELOOP },
+	{ "EFBIG", EFBIG },
 };
 
 static const char *need(int argc, char **argv, int i)

@@ -4,7 +4,8 @@
  * duet's two wait at a barrier (a pipe they read until the driver closes
  * it) and start together.  A stop signal (SIGINT, SIGTERM, SIGHUP) ends
  * the running children at once: the handler passes SIGTERM on to their
- * process groups. */
+ * process groups.  A job's group ends with it: what the job left running
+ * there is killed as it is reaped. */
 #include "config.h"
 
 #include <errno.h>
@@ -224,16 +225,56 @@ out:
 	return rc;
 }
 
+/* Wait for a child, WHICH or (-1) any, to end, and when MINE says it is
+ * one of the jobs (its own process group), kill what is left of that
+ * group before reaping it: a process the job left behind (a test's
+ * "sleep 1000 &") would live on, pinned to the duet's CPU, beside the
+ * runs that come after.  The group is killed while its leader is a zombie
+ * (waitid's WNOWAIT), whose pid, and so the group's id, cannot have been
+ * given to another process yet.  Returns the child's pid with *ST its
+ * status, or -1 with errno. */
+static pid_t reap(pid_t which, bool (*mine)(pid_t, void *), void *arg, int *st)
+{
+	siginfo_t si;
+	pid_t pid;
+
+	memset(&si, 0, sizeof si);
+	while (waitid(which < 0 ? P_ALL : P_PID, which < 0 ? 0 : (id_t)which, &si,
+		      WEXITED | WNOWAIT) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (mine(si.si_pid, arg))
+		kill(-si.si_pid, SIGKILL);
+	while ((pid = waitpid(si.si_pid, st, 0)) < 0)
+		if (errno != EINTR)
+			return -1;
+	return pid;
+}
+
+struct jobs {
+	struct ti_drive_job **j;
+	size_t n;
+};
+
+static bool in_jobs(pid_t pid, void *arg)
+{
+	const struct jobs *js = arg;
+
+	for (size_t i = 0; i < js->n; i++)
+		if (js->j[i]->pid == pid && !js->j[i]->done)
+			return true;
+	return false;
+}
+
 int ti_drive_child_wait_any(struct ti_drive_job **jobs, size_t n)
 {
+	struct jobs js = { jobs, n };
+
 	for (;;) {
 		int st;
-		pid_t pid = waitpid(-1, &st, 0);
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
+		pid_t pid = reap(-1, in_jobs, &js, &st);
+		if (pid < 0)
 			return -errno;
-		}
 		for (size_t i = 0; i < n; i++) {
 			if (jobs[i]->pid == pid && !jobs[i]->done) {
 				jobs[i]->t1 = ti_drive_now();
@@ -246,20 +287,23 @@ int ti_drive_child_wait_any(struct ti_drive_job **jobs, size_t n)
 	}
 }
 
+static bool is_job(pid_t pid, void *arg)
+{
+	return ((const struct ti_drive_job *)arg)->pid == pid;
+}
+
 void ti_drive_child_wait(struct ti_drive_job *j)
 {
 	int st;
 
-	while (!j->done) {
-		if (waitpid(j->pid, &st, 0) == j->pid) {
-			j->t1 = ti_drive_now();
-			j->status = st;
-			j->done = true;
-			track(j->pid, false);
-		} else if (errno != EINTR) {
-			j->done = true;
-			j->status = -1;
-			track(j->pid, false);
-		}
+	if (j->done)
+		return;
+	if (reap(j->pid, is_job, j, &st) == j->pid) {
+		j->t1 = ti_drive_now();
+		j->status = st;
+	} else {
+		j->status = -1;
 	}
+	j->done = true;
+	track(j->pid, false);
 }

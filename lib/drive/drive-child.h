@@ -38,9 +38,11 @@ double ti_drive_now(void);
  * until all are set up.  Returns 0 or -errno (none left running); -EINTR
  * when a stop signal has come (none started). */
 int ti_drive_child_start(struct ti_drive_job **jobs, size_t n);
-/* Wait for one of JOBS to end: its index, or -errno. */
+/* Wait for one of JOBS to end, and kill what is left of its process
+ * group: its index, or -errno. */
 int ti_drive_child_wait_any(struct ti_drive_job **jobs, size_t n);
-/* Wait for job J to end (at once if it has). */
+/* Wait for job J to end (at once if it has), and kill what is left of
+ * its process group. */
 void ti_drive_child_wait(struct ti_drive_job *j);
 
 #endif

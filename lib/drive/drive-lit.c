@@ -263,7 +263,10 @@ static int lit_after(struct ti_drive *d, struct ti_drive_round *rd)
 
 	if ((rc = check_files(d, rd)) < 0 || (rd->r == 1 && (rc = lit_round1(d)) < 0))
 		return rc;
-	fprintf(d->rounds_f, "%u %s %zu\n", rd->r, d->order[rd->r], rd->r == 1 ? d->n : rd->na);
+	char line[64];
+	int n = snprintf(line, sizeof line, "%u %s %zu\n", rd->r, d->order[rd->r],
+			 rd->r == 1 ? d->n : rd->na);
+	ti_drive_write(d, d->rounds_f, "rounds.log", line, (size_t)n);
 	return 0;
 }
 

@@ -188,50 +188,46 @@ static int round_results(struct ti_drive *d, unsigned r, unsigned rounds)
 	return rc;
 }
 
-/* Write the stop table, stop.tsv: test, rounds, why it stopped. */
-static int write_stop(struct ti_drive *d)
+/* Write the stop table, stop.tsv: test, rounds, why it stopped.  A
+ * failure is noted (ti_drive_write_failed), not the run's. */
+static void write_stop(struct ti_drive *d)
 {
 	struct ti_buf b = { 0 };
 	struct ti_outfile of;
 	char *p = ti_drive_out_path(d, "stop.tsv");
 	int rc;
 
-	if (!p)
-		return -ENOMEM;
-	for (size_t i = 0; i < d->n; i++)
-		ti_buf_printf(&b, "%s\t%u\t%s%s%s\n", d->t[i].name, d->t[i].rounds,
-			      ti_drive_stop_name[d->t[i].stop], d->t[i].why[0] ? ": " : "", d->t[i].why);
-	if (b.failed)
+	for (size_t i = 0; i < d->n; i++) {
+		ti_drive_tsv(&b, d->t[i].name);
+		ti_buf_printf(&b, "\t%u\t%s%s", d->t[i].rounds, ti_drive_stop_name[d->t[i].stop],
+			      d->t[i].why[0] ? ": " : "");
+		ti_drive_tsv(&b, d->t[i].why);
+		ti_buf_printf(&b, "\n");
+	}
+	if (!p || b.failed)
 		rc = -ENOMEM;
 	else if ((rc = ti_outfile_prepare(&of, p)) == 0)
 		rc = ti_outfile_commit(&of, b.data ? b.data : "", b.len);
 	ti_buf_free(&b);
-	if (rc < 0)
-		ti_drive_fail(d, rc, "%s: %s", p, strerror(-rc));
 	free(p);
-	return rc;
+	if (rc < 0)
+		ti_drive_write_failed(d, "stop.tsv", rc);
 }
 
-/* Open the run's logs, rounds.log and samples.tsv (its header written). */
+/* Open the run's logs, rounds.log and samples.tsv (its header written):
+ * 0, or -errno when either cannot be opened (before any round). */
 static int open_logs(struct ti_drive *d)
 {
-	char *p;
-	int rc;
+	static const char head[] = "round\tside\ttest\tschedule\tcpus\tstart\twall\tstatus\n";
 
-	if (!(p = ti_drive_out_path(d, "rounds.log")) || !(d->rounds_f = fopen(p, "w"))) {
-		rc = ti_drive_fail(d, -errno, "%s: %s", p ? p : "rounds.log", strerror(errno));
-		free(p);
-		return rc;
-	}
-	free(p);
-	if (!(p = ti_drive_out_path(d, "samples.tsv")) || !(d->samples_f = fopen(p, "w"))) {
-		rc = ti_drive_fail(d, -errno, "%s: %s", p ? p : "samples.tsv", strerror(errno));
-		free(p);
+	if (!(d->rounds_f = ti_drive_file(d, "rounds.log")))
+		return d->write_rc;
+	if (!(d->samples_f = ti_drive_file(d, "samples.tsv"))) {
 		fclose(d->rounds_f);
-		return rc;
+		d->rounds_f = NULL;
+		return d->write_rc;
 	}
-	free(p);
-	fprintf(d->samples_f, "round\tside\ttest\tschedule\tcpus\tstart\twall\tstatus\n");
+	ti_drive_write(d, d->samples_f, "samples.tsv", head, sizeof head - 1);
 	return 0;
 }
 
@@ -375,7 +371,6 @@ static int rounds_run(struct ti_drive *d, struct plan *p)
 		round_progress(d, r, p->rounds, na, p->runs, ti_drive_now() - p->start);
 		if ((rc = run_round(d, r, na, p->start, &p->last)) < 0 || d->stop_signal)
 			break;
-		fflush(d->rounds_f);
 		d->rounds = r;
 		p->last_n = r == 1 ? d->n : na;
 		p->runs += p->last_n;
@@ -399,14 +394,11 @@ static int finish(struct ti_drive *d, int rc, double start)
 	ti_drive_child_signals(false);
 	d->stop_signal = d->stop_signal ? d->stop_signal : ti_drive_child_stopped();
 	d->wall = ti_drive_now() - start;
-	fclose(d->samples_f);
-	fclose(d->rounds_f);
+	ti_drive_close(d, d->samples_f, "samples.tsv");
+	ti_drive_close(d, d->rounds_f, "rounds.log");
 	d->samples_f = d->rounds_f = NULL;
-	if (d->n > 0) {
-		int wrc = write_stop(d);
-		if (rc == 0)
-			rc = wrc;
-	}
+	if (d->n > 0)
+		write_stop(d);
 	return rc;
 }
 

@@ -12,14 +12,16 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "buf.h"
 #include "drive-schedule.h"
 #include "drive-util.h"
 
 static const char side_name[2] = { 'A', 'B' };
 
 /* Job J's line of samples.tsv, its start since START. */
-static void record(const struct ti_drive *d, const struct ti_drive_job *j, double start)
+static void record(struct ti_drive *d, const struct ti_drive_job *j, double start)
 {
+	struct ti_buf b = { 0 };
 	char st[32];
 
 	if (!d->samples_f)
@@ -30,10 +32,16 @@ static void record(const struct ti_drive *d, const struct ti_drive_job *j, doubl
 		snprintf(st, sizeof st, "signal %d", WTERMSIG(j->status));
 	else
 		snprintf(st, sizeof st, "?");
-	fprintf(d->samples_f, "%u\t%c\t%s\t%s\t%s\t%.3f\t%.3f\t%s\n", j->round, side_name[j->side],
-		j->what, d->c.schedule == TI_DRIVE_DUET ? "duet" : "sequential",
-		j->cpus ? j->cpu_text : "-", j->t0 - start, j->t1 - j->t0, st);
-	fflush(d->samples_f);
+	ti_buf_printf(&b, "%u\t%c\t", j->round, side_name[j->side]);
+	ti_drive_tsv(&b, j->what);
+	ti_buf_printf(&b, "\t%s\t%s\t%.3f\t%.3f\t%s\n",
+		      d->c.schedule == TI_DRIVE_DUET ? "duet" : "sequential",
+		      j->cpus ? j->cpu_text : "-", j->t0 - start, j->t1 - j->t0, st);
+	if (b.failed)
+		ti_drive_write_failed(d, "samples.tsv", -ENOMEM);
+	else
+		ti_drive_write(d, d->samples_f, "samples.tsv", b.data, b.len);
+	ti_buf_free(&b);
 }
 
 /* A stop: the runner undoes the first N jobs of RD. */

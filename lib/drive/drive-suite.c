@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "buf.h"
 #include "drive-util.h"
 
 static const char side_name[2] = { 'A', 'B' };
@@ -59,10 +60,18 @@ static int suite_jobs(struct ti_drive *d, struct ti_drive_round *rd)
 		k++;
 	}
 	if (d->rounds_f) {
-		fprintf(d->rounds_f, "%u %s", rd->r, d->order[rd->r]);
-		for (size_t i = 0; i < k; i++)
-			fprintf(d->rounds_f, " %s", rd->jobs[2 * i].what);
-		fprintf(d->rounds_f, "\n");
+		struct ti_buf b = { 0 };
+		ti_buf_printf(&b, "%u %s", rd->r, d->order[rd->r]);
+		for (size_t i = 0; i < k; i++) {
+			ti_buf_append(&b, " ", 1);
+			ti_drive_tsv(&b, rd->jobs[2 * i].what);
+		}
+		ti_buf_printf(&b, "\n");
+		if (b.failed)
+			ti_drive_write_failed(d, "rounds.log", -ENOMEM);
+		else
+			ti_drive_write(d, d->rounds_f, "rounds.log", b.data, b.len);
+		ti_buf_free(&b);
 	}
 	return rc < 0 ? ti_drive_fail(d, rc, "%s", strerror(-rc)) : 0;
 }

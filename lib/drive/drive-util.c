@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "drive-util.h"
 
 char *ti_drive_fmt(const char *f, ...)
@@ -46,6 +47,10 @@ int ti_drive_fail(struct ti_drive *d, int rc, const char *f, ...)
 {
 	va_list ap;
 
+	/* The first error is the cause: a later one (the stop table that the
+	 * full disk refused as a failed round ended) must not hide it. */
+	if (d->err[0])
+		return rc;
 	va_start(ap, f);
 	vsnprintf(d->err, sizeof d->err, f, ap);
 	va_end(ap);
@@ -65,9 +70,70 @@ void ti_drive_progress(struct ti_drive *d, const char *f, ...)
 	d->c.progress(d->c.progress_arg, line);
 }
 
+void ti_drive_tsv(struct ti_buf *b, const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		const char *e = *p == '\t' ? "\\t" : *p == '\n' ? "\\n" : *p == '\r' ? "\\r" :
+				*p == '\\' ? "\\\\" : NULL;
+		ti_buf_append(b, e ? e : p, e ? 2 : 1);
+	}
+}
+
 char *ti_drive_out_path(const struct ti_drive *d, const char *name)
 {
 	return ti_drive_fmt("%s/%s%s", d->c.out, d->runner->prefix, name);
+}
+
+int ti_drive_write_failed(struct ti_drive *d, const char *name, int rc)
+{
+	char *p = ti_drive_out_path(d, name);
+
+	if (d->write_rc == 0)
+		d->write_rc = rc;
+	ti_drive_fail(d, rc, "%s: %s", p ? p : name, strerror(-rc));
+	free(p);
+	return rc;
+}
+
+FILE *ti_drive_file(struct ti_drive *d, const char *name)
+{
+	char *p = ti_drive_out_path(d, name);
+	FILE *f = p ? fopen(p, "w") : NULL;
+	int e = p ? errno : ENOMEM;
+
+	free(p);
+	if (!f)
+		ti_drive_write_failed(d, name, -e);
+	return f;
+}
+
+/* errno after a failed stdio call, never 0 (a failure with nothing
+ * said is still one). */
+static int stdio_errno(void)
+{
+	return errno ? -errno : -EIO;
+}
+
+int ti_drive_write(struct ti_drive *d, FILE *f, const char *name, const char *s, size_t len)
+{
+	if (!f)
+		return 0;
+	errno = 0;
+	/* Flushed at once: the logs are read while the run goes on, and a
+	 * full disk is then noticed at the line it refused. */
+	if ((len && fwrite(s, 1, len, f) != len) || fflush(f) != 0)
+		return ti_drive_write_failed(d, name, stdio_errno());
+	return 0;
+}
+
+int ti_drive_close(struct ti_drive *d, FILE *f, const char *name)
+{
+	if (!f)
+		return 0;
+	errno = 0;
+	if (fclose(f) != 0)
+		return ti_drive_write_failed(d, name, stdio_errno());
+	return 0;
 }
 
 int ti_drive_lock(const char *dir, bool try, char *err, size_t len)

@@ -24,6 +24,14 @@ int ti_drive_fail(struct ti_drive *d, int rc, const char *f, ...)
 void ti_drive_progress(struct ti_drive *d, const char *f, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Append S to B as a field of the run's TSV files (samples.tsv,
+ * stop.tsv; the names in the suite's rounds.log): a tab, a newline, a
+ * carriage return and a backslash become \t, \n, \r and \\ (the escapes
+ * of linear TSV, PostgreSQL's text COPY), so that a test named with one
+ * keeps its line and its columns; all else as it is. */
+struct ti_buf;
+void ti_drive_tsv(struct ti_buf *b, const char *s);
+
 /* The run's file NAME in OUT, with the runner's prefix: malloc'd, or NULL. */
 char *ti_drive_out_path(const struct ti_drive *d, const char *name);
 /* Whether PATH is a regular file that is not empty. */

@@ -111,7 +111,9 @@ struct ti_drive {
 	char order[TI_DRIVE_ROUNDS_MAX + 1][3];	/* per round: "AB" or "BA" */
 	double wall;		/* seconds of the whole run */
 	int stop_signal;	/* the signal that stopped the run, or 0 */
-	char err[1024];		/* the message of a failure */
+	char err[1024];		/* the message of the first failure */
+	int write_rc;		/* the first write of the run's files that failed
+				 * (-errno), 0: none; the rounds went on */
 	struct ti_drive_units units;	/* what the runner selects: lit's tests, as lit
 					 * names them (a duet's A.R.K.json, K <= units.n) */
 	FILE *rounds_f, *samples_f;
@@ -140,12 +142,14 @@ int ti_drive_config_check(const struct ti_drive_config *c, char *err, size_t len
  * commands the one test's name; lit finds
  * its tests in round 1.  Writes OUT/rounds.log (round, order, tests run),
  * OUT/samples.tsv (one line per run: round, side, test, schedule, CPUs,
- * start, wall, status) and OUT/stop.tsv (test, rounds, why it stopped).
+ * start, wall, status) and OUT/stop.tsv (test, rounds, why it stopped),
+ * their names escaped (ti_drive_tsv, drive-util.h: \t, \n, \r, \\).
  * Returns 0 (D says how far it got; D->stop_signal when a signal stopped
- * it: the finished rounds are kept, the unfinished one removed) or -errno
- * with D->err: -EIO when every test failed on a side in a round (the
- * message names the side and the first failure), -ENOENT when lit found
- * no tests. */
+ * it: the finished rounds are kept, the unfinished one removed;
+ * D->write_rc when one of those files could not be written, its message
+ * in D->err) or -errno with D->err: -EIO when every test failed on a side
+ * in a round (the message names the side and the first failure), -ENOENT
+ * when lit found no tests. */
 int ti_drive_run(struct ti_drive *d, const struct ti_drive_config *c, char *const *names,
 		 size_t n);
 
@@ -154,6 +158,21 @@ int ti_drive_run(struct ti_drive *d, const struct ti_drive_config *c, char *cons
  * free with ti_drive_paths_free).  Lit only.  Returns 0 or -ENOMEM. */
 int ti_drive_paths(const struct ti_drive *d, int side, char ***paths, size_t *n);
 void ti_drive_paths_free(char **paths, size_t n);
+
+/* The run's files, NAME in OUT with the runner's prefix (rounds.log,
+ * samples.tsv, stop.tsv; timeit-ab's verdict.txt, rounds.txt, ab-looks).
+ * A file that cannot be written does not stop the rounds (a full disk as
+ * the run ends must not cost the verdict over its rounds): the first
+ * failure is kept in D->write_rc, with "PATH: strerror" in D->err unless
+ * an earlier error's message is there (a later one never overwrites it).
+ * ti_drive_file opens NAME for writing (NULL when it cannot: noted);
+ * ti_drive_write writes LEN bytes of S to F and flushes them (F NULL:
+ * nothing); ti_drive_close closes F.  Each returns 0 or the -errno noted;
+ * ti_drive_write_failed notes RC (-errno) for NAME and returns it. */
+FILE *ti_drive_file(struct ti_drive *d, const char *name);
+int ti_drive_write(struct ti_drive *d, FILE *f, const char *name, const char *s, size_t len);
+int ti_drive_close(struct ti_drive *d, FILE *f, const char *name);
+int ti_drive_write_failed(struct ti_drive *d, const char *name, int rc);
 
 /* Free what D owns. */
 void ti_drive_free(struct ti_drive *d);

@@ -11,10 +11,13 @@
 #   vanish: N        after its N-th run on a side, the test removes itself
 #   slow: N S        from its N-th run on, the run takes S seconds more,
 #                    its pid written to config.state/slow.pid
+#   leave: MARK      the run leaves a shell behind that sleeps, MARK among
+#                    its arguments, its pid appended to config.state/left
 # Every run appends "SIDE NAME CPUS" to config.state/runs (the CPUs it may
 # run on: a duet pins them).
 import hashlib
 import os
+import subprocess
 import time
 
 import lit.formats
@@ -49,6 +52,12 @@ class FakeTest(lit.formats.FileBasedTest):
                 with open(os.path.join(cfg.state, 'slow.pid'), 'w') as f:
                     f.write(str(os.getpid()))
                 time.sleep(float(secs))
+        if 'leave' in keys:
+            p = subprocess.Popen(['sh', '-c', 'while :; do sleep 1; done', keys['leave']],
+                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+            with open(os.path.join(cfg.state, 'left'), 'a') as f:
+                f.write('%d\n' % p.pid)
         if 'vanish' in keys and n >= int(keys['vanish']):
             os.remove(path)
         if cfg.side in keys.get('fail', ''):
