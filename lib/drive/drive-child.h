@@ -16,7 +16,7 @@ struct ti_drive_job {
 	unsigned round;		/* from 1 */
 	size_t unit;		/* the unit (test) it runs, SIZE_MAX: every one left */
 	const char *what;	/* samples.tsv's test: its unit or benchmark, "*" for all */
-	char **argv;
+	char **argv;		/* NULL in a duet: its side lacks the unit, the mate runs alone */
 	char *log;		/* its stdout and stderr (NULL: the driver's) */
 	char *tmp, *file;	/* its results file while it runs, and where it goes */
 	bool empty;		/* it left no results (the runner's done says) */

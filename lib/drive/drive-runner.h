@@ -53,7 +53,8 @@ struct ti_drive_runner {
 	 * before round 1, the stop signals caught. */
 	int (*start)(struct ti_drive *d);
 	/* Make round RD->r's jobs for the tests in play into RD: A, B pairs in
-	 * a duet, side RD->first first in a sequential round. */
+	 * a duet (a job without argv for a side that lacks the unit, so that
+	 * its mate runs alone), side RD->first first in a sequential round. */
 	int (*jobs)(struct ti_drive *d, struct ti_drive_round *rd);
 	/* Put what job J wrote in place once it ended in a round not stopped,
 	 * setting J->empty when it wrote nothing. */
