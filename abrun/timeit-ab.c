@@ -778,15 +778,21 @@ static int lit_verdict(const struct cli *cl, const char *sched)
 		push(&own.cargv, &own.nc, strdup(own.copts[k]));
 	if (ti_drive_paths(&own.d, 0, &own.pa, &own.na) < 0 || ti_drive_paths(&own.d, 1, &own.pb, &own.nb) < 0)
 		die("%s", strerror(ENOMEM));
-	for (size_t k = 0; k < own.na && k < own.nb; k++) {
-		push(&own.cargv, &own.nc, strdup("-a"));
-		push(&own.cargv, &own.nc, strdup(own.pa[k]));
-		push(&own.cargv, &own.nc, strdup("-b"));
-		push(&own.cargv, &own.nc, strdup(own.pb[k]));
+	/* Every file of each side: the pairs first, alike on both sides, then
+	 * a duet's tests of one side alone, which the verdict lists missing. */
+	for (size_t k = 0; k < own.na || k < own.nb; k++) {
+		if (k < own.na) {
+			push(&own.cargv, &own.nc, strdup("-a"));
+			push(&own.cargv, &own.nc, strdup(own.pa[k]));
+		}
+		if (k < own.nb) {
+			push(&own.cargv, &own.nc, strdup("-b"));
+			push(&own.cargv, &own.nc, strdup(own.pb[k]));
+		}
 	}
 	char vpath[PATH_MAX];
 	snprintf(vpath, sizeof vpath, "%s/verdict.txt", own.rout);
-	int st = own.na ? run_quiet(own.cargv, vpath) : -1;
+	int st = own.na && own.nb ? run_quiet(own.cargv, vpath) : -1;
 	FILE *vf = fopen(vpath, "r");
 	if (vf) {
 		char buf[8192];

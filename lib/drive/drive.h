@@ -143,8 +143,10 @@ int ti_drive_run(struct ti_drive *d, const struct ti_drive_config *c, char *cons
 		 size_t n);
 
 /* The result files of side SIDE (0 A, 1 B) over the finished rounds, in
- * the order that pairs the K-th of A with the K-th of B, into *PATHS (N;
- * free with ti_drive_paths_free).  Lit only.  Returns 0 or -ENOMEM. */
+ * the order that pairs the K-th of A with the K-th of B, then those of a
+ * duet's tests that ran on this side alone (the other's lacked them: the
+ * verdict's missing), into *PATHS (N; free with ti_drive_paths_free).
+ * Lit only.  Returns 0 or -ENOMEM. */
 int ti_drive_paths(const struct ti_drive *d, int side, char ***paths, size_t *n);
 void ti_drive_paths_free(char **paths, size_t n);
 
