@@ -34,9 +34,15 @@ void ti_drive_child_signals(bool on);
 int ti_drive_child_stopped(void);
 /* Seconds on the monotonic clock. */
 double ti_drive_now(void);
+/* Set the deadline AT (ti_drive_now seconds; 0: none, and the one set
+ * cleared): once it passes the running children's process groups get
+ * SIGKILL and no child starts.  Returns 0 or -errno (setitimer's). */
+int ti_drive_child_deadline(double at);
+/* Whether the deadline set has passed. */
+bool ti_drive_child_expired(void);
 /* Start JOBS (N) together: with N > 1 every child waits at the barrier
  * until all are set up.  Returns 0 or -errno (none left running); -EINTR
- * when a stop signal has come (none started). */
+ * when a stop signal has come or the deadline has passed (none started). */
 int ti_drive_child_start(struct ti_drive_job **jobs, size_t n);
 /* Wait for one of JOBS to end: its index, or -errno. */
 int ti_drive_child_wait_any(struct ti_drive_job **jobs, size_t n);

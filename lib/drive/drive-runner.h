@@ -38,6 +38,8 @@ struct ti_drive_round {
 	struct ti_drive_job *jobs;	/* a duet's in pairs: 2k A, 2k + 1 B */
 	size_t n;
 	struct ti_drive_units u;	/* the runner's: the units it runs */
+	double deadline;	/* ti_drive_now seconds at which its runs are killed, 0: none */
+	bool cut;		/* the deadline passed: runs killed, the round undone */
 };
 
 struct ti_drive_runner {

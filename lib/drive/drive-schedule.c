@@ -17,6 +17,13 @@
 
 static const char side_name[2] = { 'A', 'B' };
 
+/* Whether the round is cut short: a stop signal, or its deadline passed
+ * (the children it found running killed, no more started). */
+static bool cut(void)
+{
+	return ti_drive_child_stopped() || ti_drive_child_expired();
+}
+
 /* Job J's line of samples.tsv, its start since START. */
 static void record(const struct ti_drive *d, const struct ti_drive_job *j, double start)
 {
@@ -57,7 +64,7 @@ static int sequential(struct ti_drive *d, struct ti_drive_round *rd, double star
 			return ti_drive_fail(d, rc, "%s: cannot start: %s", p->argv[0], strerror(-rc));
 		ti_drive_child_wait(p);
 		record(d, p, start);
-		if (ti_drive_child_stopped()) {
+		if (cut()) {
 			undo(d, rd, i + 1);
 			return 0;
 		}
@@ -133,7 +140,7 @@ static int duet_run(struct ti_drive *d, struct ti_drive_round *rd, struct duet *
 	while (u->left > 0 && rc == 0) {
 		if ((rc = duet_fill(d, rd, u)) < 0 || u->left == 0)
 			break;
-		if (u->nrun == 0 || ti_drive_child_stopped())
+		if (u->nrun == 0 || cut())
 			break;
 		int i = ti_drive_child_wait_any(u->run, u->nrun);
 		if (i < 0) {
@@ -144,16 +151,22 @@ static int duet_run(struct ti_drive *d, struct ti_drive_round *rd, struct duet *
 		size_t ji = (size_t)(j - rd->jobs);
 		record(d, j, start);
 		u->left--;
-		if (ti_drive_child_stopped())
+		if (cut())
 			break;
 		if (d->runner->done)
 			d->runner->done(d, j);
 		if (rd->jobs[ji ^ 1].done)
 			u->busy[u->slot_of[ji]] = false;
 	}
-	if (ti_drive_child_stopped() || rc < 0) {
-		for (size_t k = 0; k < u->nrun; k++)
+	if (cut() || rc < 0) {
+		/* The runs ended by the cut have their line too: samples.tsv
+		 * holds one a run. */
+		for (size_t k = 0; k < u->nrun; k++) {
+			if (u->run[k]->done)
+				continue;
 			ti_drive_child_wait(u->run[k]);
+			record(d, u->run[k], start);
+		}
 		undo(d, rd, u->next);
 	}
 	return rc;
@@ -180,6 +193,12 @@ static int duet(struct ti_drive *d, struct ti_drive_round *rd, size_t slots, dou
 int ti_drive_schedule_run(struct ti_drive *d, struct ti_drive_round *rd, double start)
 {
 	size_t slots = d->c.schedule == TI_DRIVE_DUET ? d->c.ncpus / 2 : 0;
+	int rc;
 
-	return slots ? duet(d, rd, slots, start) : sequential(d, rd, start);
+	if (rd->deadline > 0 && (rc = ti_drive_child_deadline(rd->deadline)) < 0)
+		return ti_drive_fail(d, rc, "the budget's timer: %s", strerror(-rc));
+	rc = slots ? duet(d, rd, slots, start) : sequential(d, rd, start);
+	rd->cut = rd->deadline > 0 && ti_drive_child_expired() && !d->stop_signal;
+	ti_drive_child_deadline(0);
+	return rc;
 }
