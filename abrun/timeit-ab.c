@@ -60,8 +60,9 @@ static void usage(FILE *f)
 		"      --max-samples N|auto   rounds at most (default auto: 30, or with a\n"
 		"                             budget what round 1 shows it can hold)\n"
 		"      --look-every N         rounds between looks (default 6)\n"
-		"      --budget SECONDS       start no round that would end later than SECONDS\n"
-		"                             after the start (0: none)\n"
+		"      --budget SECONDS       bound the rounds after the first to SECONDS from\n"
+		"                             the start: no round starts that would end later,\n"
+		"                             and the runs going then are killed (0: none)\n"
 		"      --order ORDER          alternate (A B, B A, ...; the default) or random\n"
 		"      --seed N               the seed of --order random (default 1)\n"
 		"      --schedule SCHEDULE    sequential (A then B), duet (A and B of a test\n"
@@ -850,6 +851,12 @@ static int run(struct cli *cl)
 			own.d.rounds == 1 ? "" : "s", own.rout);
 		return EXIT_INTERRUPTED;
 	}
+	/* Not progress: said even with -q, since rounds.txt alone would not
+	 * tell that runs were killed. */
+	if (own.d.budget_cut)
+		fprintf(stderr, "%s: the budget of %g s ran out in round %u: its runs were killed and "
+			"its results left out; the verdict is over the %u finished round%s\n", prog,
+			cl->c.budget, own.d.budget_cut, own.d.rounds, own.d.rounds == 1 ? "" : "s");
 	size_t runs = 0;
 	for (size_t k = 0; k < own.d.n; k++)
 		runs += own.d.t[k].rounds;

@@ -44,7 +44,8 @@ enum ti_drive_stop {
 	TI_DRIVE_SAME_BINARY,	/* byte-identical binaries: decided after round 1 */
 	TI_DRIVE_MAX,		/* --max-samples */
 	TI_DRIVE_FIXED,		/* --samples N */
-	TI_DRIVE_BUDGET,	/* the next round would not end within the budget */
+	TI_DRIVE_BUDGET,	/* the next round would not end within the budget, or
+				 * the budget ran out in the round (its runs killed) */
 	TI_DRIVE_MISSING,	/* vanished from a round's results */
 	TI_DRIVE_FAILED,	/* failed on one side */
 	TI_DRIVE_INTERRUPTED,	/* a stop signal */
@@ -105,6 +106,8 @@ struct ti_drive {
 	char order[TI_DRIVE_ROUNDS_MAX + 1][3];	/* per round: "AB" or "BA" */
 	double wall;		/* seconds of the whole run */
 	int stop_signal;	/* the signal that stopped the run, or 0 */
+	unsigned budget_cut;	/* the round the budget ran out in (its runs killed,
+				 * its results removed), or 0 */
 	char err[1024];		/* the message of a failure */
 	struct ti_drive_units units;	/* what the runner selects: lit's tests, as lit
 					 * names them (a duet's A.R.K.json, K <= units.n) */
@@ -135,7 +138,8 @@ int ti_drive_config_check(const struct ti_drive_config *c, char *err, size_t len
  * OUT/samples.tsv (one line per run: round, side, test, schedule, CPUs,
  * start, wall, status) and OUT/stop.tsv (test, rounds, why it stopped).
  * Returns 0 (D says how far it got; D->stop_signal when a signal stopped
- * it: the finished rounds are kept, the unfinished one removed) or -errno
+ * it, D->budget_cut when the budget ran out in a round after the first:
+ * the finished rounds are kept, the unfinished one removed) or -errno
  * with D->err: -EIO when every test failed on a side in a round (the
  * message names the side and the first failure), -ENOENT when lit found
  * no tests. */
