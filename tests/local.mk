@@ -155,8 +155,10 @@ EXTRA_DIST += tests/test-suite-lnt.sh tests/lnt-server.py tests/lnt/nts-schema.t
 
 # timeit-ab on a small lit suite of its own (tests/lit-ab).
 TESTS += tests/timeit-ab.sh tests/timeit-ab-lint.sh tests/ab-live-knob.sh tests/demo-aa.sh
-TESTS += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh tests/timeit-ab-one-side.sh
-EXTRA_DIST += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh tests/timeit-ab-one-side.sh tests/lit-fake/lit.cfg tests/lit-fake/fakeformat.py
+TESTS += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh tests/timeit-ab-one-side.sh \
+	tests/timeit-ab-budget-kill.sh
+EXTRA_DIST += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh tests/timeit-ab-one-side.sh \
+	tests/timeit-ab-budget-kill.sh tests/lit-fake/lit.cfg tests/lit-fake/fakeformat.py
 EXTRA_DIST += tests/timeit-ab.sh tests/timeit-ab-lint.sh tests/ab-live-knob.sh tests/demo-aa.sh tests/lit-ab/lit.cfg tests/lit-ab/timedtest.py tests/lit-ab/spin.c \
 	tests/lit-ab/slow.test tests/lit-ab/fast.test tests/lit-ab/same.test
 
