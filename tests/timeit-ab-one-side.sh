@@ -68,9 +68,10 @@ $(cat sequential.words)
 against the duet's
 $(cat duet.words)"
 # The duet ran each one-sided test on its own side alone, once.
-grep -q '	A	fake :: onlya.test	duet	' "$tmp/o-duet/samples.tsv" &&
-	grep -q '	B	fake :: onlyb.test	duet	' "$tmp/o-duet/samples.tsv" ||
+if ! { grep -q '	A	fake :: onlya.test	duet	' "$tmp/o-duet/samples.tsv" &&
+	grep -q '	B	fake :: onlyb.test	duet	' "$tmp/o-duet/samples.tsv"; }; then
 	fail "the one-sided tests did not run on their side: $(cat "$tmp/o-duet/samples.tsv")"
+fi
 ! grep -q '	B	fake :: onlya.test	\|	A	fake :: onlyb.test	' "$tmp/o-duet/samples.tsv" ||
 	fail "a one-sided test ran on the side that lacks it: $(cat "$tmp/o-duet/samples.tsv")"
 
