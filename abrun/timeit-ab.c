@@ -64,8 +64,9 @@ static void usage(FILE *f)
 		"      --max-samples N|auto   rounds at most (default auto: 30, or with a\n"
 		"                             budget what round 1 shows it can hold)\n"
 		"      --look-every N         rounds between looks (default 6)\n"
-		"      --budget SECONDS       start no round that would end later than SECONDS\n"
-		"                             after the start (0: none)\n"
+		"      --budget SECONDS       bound the rounds after the first to SECONDS from\n"
+		"                             the start: no round starts that would end later,\n"
+		"                             and the runs going then are killed (0: none)\n"
 		"      --order ORDER          alternate (A B, B A, ...; the default) or random\n"
 		"      --seed N               the seed of --order random (default 1)\n"
 		"      --schedule SCHEDULE    sequential (A then B), duet (A and B of a test\n"
@@ -1129,13 +1130,19 @@ static int verdict(const struct cli *cl, const char *sched)
 	else if (ti_drive_paths(&own.d, 0, &own.pa, &own.na) < 0 ||
 		 ti_drive_paths(&own.d, 1, &own.pb, &own.nb) < 0)
 		die("%s", strerror(ENOMEM));
-	for (size_t k = 0; !cl->ncmd && k < own.na && k < own.nb; k++) {
-		push(&own.cargv, &own.nc, strdup("-a"));
-		push(&own.cargv, &own.nc, strdup(own.pa[k]));
-		push(&own.cargv, &own.nc, strdup("-b"));
-		push(&own.cargv, &own.nc, strdup(own.pb[k]));
+	/* Every file of each side: the pairs first, alike on both sides, then
+	 * a duet's tests of one side alone, which the verdict lists missing. */
+	for (size_t k = 0; !cl->ncmd && (k < own.na || k < own.nb); k++) {
+		if (k < own.na) {
+			push(&own.cargv, &own.nc, strdup("-a"));
+			push(&own.cargv, &own.nc, strdup(own.pa[k]));
+		}
+		if (k < own.nb) {
+			push(&own.cargv, &own.nc, strdup("-b"));
+			push(&own.cargv, &own.nc, strdup(own.pb[k]));
+		}
 	}
-	int st = cl->ncmd || own.na ? compare_run(own.cargv) : -1;
+	int st = cl->ncmd || (own.na && own.nb) ? compare_run(own.cargv) : -1;
 	/* The rounds table, named as timeit-compare names the tests. */
 	struct ti_buf t = { 0 };
 	ti_buf_printf(&t, "rounds: how many each test got, and why its sampling stopped\n");
@@ -1208,6 +1215,12 @@ static int run(struct cli *cl)
 			own.d.rounds == 1 ? "" : "s", own.rout);
 		return written(EXIT_INTERRUPTED);
 	}
+	/* Not progress: said even with -q, since rounds.txt alone would not
+	 * tell that runs were killed. */
+	if (own.d.budget_cut)
+		fprintf(stderr, "%s: the budget of %g s ran out in round %u: its runs were killed and "
+			"its results left out; the verdict is over the %u finished round%s\n", prog,
+			cl->c.budget, own.d.budget_cut, own.d.rounds, own.d.rounds == 1 ? "" : "s");
 	size_t runs = 0;
 	for (size_t k = 0; k < own.d.n; k++)
 		runs += own.d.t[k].rounds;

@@ -5,7 +5,9 @@
  * it) and start together.  A stop signal (SIGINT, SIGTERM, SIGHUP) ends
  * the running children at once: the handler passes SIGTERM on to their
  * process groups.  A job's group ends with it: what the job left running
- * there is killed as it is reaped. */
+ * there is killed as it is reaped.  A deadline (the budget) ends them
+ * too, with SIGKILL: a hung test may ignore SIGTERM, and nothing of a run
+ * cut short is kept. */
 #include "config.h"
 
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +33,10 @@ static volatile size_t nrunning;
 static volatile sig_atomic_t stop_sig;
 static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
 static struct sigaction old_act[3];
+/* The deadline: passed, and SIGALRM's handler while one is set. */
+static volatile sig_atomic_t expired;
+static struct sigaction old_alrm;
+static bool armed;
 
 static void on_stop(int sig)
 {
@@ -40,6 +47,59 @@ static void on_stop(int sig)
 		if (running[i] > 0)
 			kill(-running[i], SIGTERM);
 	errno = e;
+}
+
+static void on_deadline(int sig)
+{
+	int e = errno;
+
+	(void)sig;
+	expired = 1;
+	for (size_t i = 0; i < nrunning; i++)
+		if (running[i] > 0)
+			kill(-running[i], SIGKILL);
+	errno = e;
+}
+
+int ti_drive_child_deadline(double at)
+{
+	struct itimerval it = { { 0, 0 }, { 0, 0 } };
+
+	if (armed) {
+		setitimer(ITIMER_REAL, &it, NULL);
+		sigaction(SIGALRM, &old_alrm, NULL);
+		armed = false;
+	}
+	expired = 0;
+	if (!(at > 0))
+		return 0;
+	double left = at - ti_drive_now();
+	if (left <= 0) {
+		expired = 1;
+		return 0;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_deadline;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, &old_alrm);	/* no SA_RESTART: waits wake */
+	armed = true;
+	it.it_value.tv_sec = (time_t)left;
+	it.it_value.tv_usec = (suseconds_t)((left - (double)(time_t)left) * 1e6);
+	if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0)
+		it.it_value.tv_usec = 1;
+	if (setitimer(ITIMER_REAL, &it, NULL) < 0) {
+		int rc = -errno;
+		sigaction(SIGALRM, &old_alrm, NULL);
+		armed = false;
+		return rc;
+	}
+	return 0;
+}
+
+bool ti_drive_child_expired(void)
+{
+	return expired;
 }
 
 void ti_drive_child_signals(bool on)
@@ -120,6 +180,7 @@ static void child(struct ti_drive_job *j, int ready_w, int gate_r, int gate_w)
 	setpgid(0, 0);
 	for (size_t i = 0; i < 3; i++)
 		signal(stop_sigs[i], SIG_DFL);
+	signal(SIGALRM, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (j->cpus && ti_os_set_affinity(j->cpus) < 0)
@@ -162,14 +223,15 @@ int ti_drive_child_start(struct ti_drive_job **jobs, size_t n)
 		rc = -errno;
 		goto out;
 	}
-	/* No stop signal between fork and track: the handler must see every
-	 * child it has to end. */
+	/* No stop signal nor the deadline between fork and track: the
+	 * handlers must see every child they have to end. */
 	sigemptyset(&block);
 	for (size_t i = 0; i < 3; i++)
 		sigaddset(&block, stop_sigs[i]);
+	sigaddset(&block, SIGALRM);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	/* A stop that came before: nothing starts. */
-	if (stop_sig)
+	/* A stop that came before, or the deadline passed: nothing starts. */
+	if (stop_sig || expired)
 		rc = -EINTR;
 	else
 		rc = track_room(n);

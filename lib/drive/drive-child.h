@@ -16,7 +16,7 @@ struct ti_drive_job {
 	unsigned round;		/* from 1 */
 	size_t unit;		/* the unit (test) it runs, SIZE_MAX: every one left */
 	const char *what;	/* samples.tsv's test: its unit or benchmark, "*" for all */
-	char **argv;
+	char **argv;		/* NULL in a duet: its side lacks the unit, the mate runs alone */
 	char *log;		/* its stdout and stderr (NULL: the driver's) */
 	char *tmp, *file;	/* its results file while it runs, and where it goes */
 	bool empty;		/* it left no results (the runner's done says) */
@@ -34,9 +34,15 @@ void ti_drive_child_signals(bool on);
 int ti_drive_child_stopped(void);
 /* Seconds on the monotonic clock. */
 double ti_drive_now(void);
+/* Set the deadline AT (ti_drive_now seconds; 0: none, and the one set
+ * cleared): once it passes the running children's process groups get
+ * SIGKILL and no child starts.  Returns 0 or -errno (setitimer's). */
+int ti_drive_child_deadline(double at);
+/* Whether the deadline set has passed. */
+bool ti_drive_child_expired(void);
 /* Start JOBS (N) together: with N > 1 every child waits at the barrier
  * until all are set up.  Returns 0 or -errno (none left running); -EINTR
- * when a stop signal has come (none started). */
+ * when a stop signal has come or the deadline has passed (none started). */
 int ti_drive_child_start(struct ti_drive_job **jobs, size_t n);
 /* Wait for one of JOBS to end, and kill what is left of its process
  * group: its index, or -errno. */

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "drive-util.h"
 
 static const char side_name[2] = { 'A', 'B' };
@@ -115,8 +116,17 @@ static int cmd_jobs(struct ti_drive *d, struct ti_drive_round *rd)
 		int side = d->c.schedule == TI_DRIVE_DUET ? (int)s : (int)(s ^ (size_t)rd->first);
 		rc = cmd_job(d, &rd->jobs[s], side, rd->r);
 	}
-	if (d->rounds_f && rd->n)
-		fprintf(d->rounds_f, "%u %s %s\n", rd->r, d->order[rd->r], d->t[0].name);
+	if (d->rounds_f && rd->n) {
+		struct ti_buf b = { 0 };
+		ti_buf_printf(&b, "%u %s ", rd->r, d->order[rd->r]);
+		ti_drive_tsv(&b, d->t[0].name);
+		ti_buf_printf(&b, "\n");
+		if (b.failed)
+			ti_drive_write_failed(d, "rounds.log", -ENOMEM);
+		else
+			ti_drive_write(d, d->rounds_f, "rounds.log", b.data, b.len);
+		ti_buf_free(&b);
+	}
 	return rc < 0 ? ti_drive_fail(d, rc, "%s", strerror(-rc)) : 0;
 }
 

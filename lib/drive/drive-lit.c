@@ -2,7 +2,9 @@
 /* drive-lit.c: lit's runner (timeit-ab).  A sequential round is one lit
  * run per side over the tests left (the first over every test, which
  * tells them); a duet's is one lit run per side and unit, the units found
- * first by lit --no-execute.  Each writes its -o file (read by
+ * first by lit --no-execute on each side (a unit one side lacks runs on
+ * the other alone, and the round's check finds it missing, as a
+ * sequential round's does).  Each writes its -o file (read by
  * lib/ab/read-lit.c, the tests and their names with it) as
  * OUT/SIDE.ROUND.json, a duet's OUT/SIDE.ROUND.K.json for its K-th unit,
  * and its output beside it as .log.  Names go from JSON to lit's --filter
@@ -47,6 +49,13 @@ int ti_drive_lit_filter(char *const *units, size_t n, char **out)
 }
 
 static const char side_name[2] = { 'A', 'B' };
+
+/* A duet's: the sides that list each unit of D->units, by its index (bit
+ * 0 A, bit 1 B). */
+struct lit_state {
+	unsigned char *sides;
+	size_t n;
+};
 
 static char *lit_file(const struct ti_drive *d, int side, unsigned r, size_t unit)
 {
@@ -126,9 +135,11 @@ static int lit_jobs_sequential(struct ti_drive *d, struct ti_drive_round *rd)
 	return rc;
 }
 
-/* Duet: a pair for each unit in play. */
+/* Duet: a pair for each unit in play; the side that lacks a unit gets a
+ * job without argv (nothing to run). */
 static int lit_jobs_duet(struct ti_drive *d, struct ti_drive_round *rd)
 {
+	const struct lit_state *st = d->state;
 	int rc;
 
 	if ((rc = active_units(d, &d->units, &rd->u)) < 0)
@@ -138,8 +149,15 @@ static int lit_jobs_duet(struct ti_drive *d, struct ti_drive_round *rd)
 		return -ENOMEM;
 	for (size_t k = 0; rc == 0 && k < rd->u.n; k++) {
 		size_t ui = (size_t)ti_drive_units_index(&d->units, rd->u.u[k]);
-		for (int s = 0; s < 2 && rc == 0; s++)
-			rc = lit_job(d, &rd->jobs[2 * k + (size_t)s], s, rd->r, ui, &rd->u.u[k], 1);
+		for (int s = 0; s < 2 && rc == 0; s++) {
+			struct ti_drive_job *j = &rd->jobs[2 * k + (size_t)s];
+			if (st && ui < st->n && !(st->sides[ui] & (1u << s))) {
+				ti_drive_job_init(j, s, rd->r, ui, d->units.u[ui]);
+				j->empty = true;
+				continue;
+			}
+			rc = lit_job(d, j, s, rd->r, ui, &rd->u.u[k], 1);
+		}
 	}
 	return rc;
 }
@@ -166,8 +184,11 @@ static void lit_done(struct ti_drive *d, struct ti_drive_job *j)
 static void lit_undo(struct ti_drive *d, struct ti_drive_job *j)
 {
 	(void)d;
-	remove(j->tmp);
-	remove(j->file);
+	/* A side that lacked the unit ran nothing and has no files. */
+	if (j->tmp)
+		remove(j->tmp);
+	if (j->file)
+		remove(j->file);
 }
 
 /* Whether the file PATH holds TEXT (a child's log). */
@@ -270,9 +291,9 @@ static int lit_after(struct ti_drive *d, struct ti_drive_round *rd)
 	return 0;
 }
 
-/* The argv of lit --no-execute -o JSON on side A with the user's
+/* The argv of lit --no-execute -o JSON on side SIDE with the user's
  * arguments, into *ARGV. */
-static int show_argv(const struct ti_drive *d, const char *json, char ***argv)
+static int show_argv(const struct ti_drive *d, int side, const char *json, char ***argv)
 {
 	struct ti_drive_argv a = { 0 };
 	int rc = 0;
@@ -283,13 +304,36 @@ static int show_argv(const struct ti_drive *d, const char *json, char ***argv)
 	rc |= ti_drive_arg(&a, ti_drive_strdup("--no-execute"));
 	rc |= ti_drive_arg(&a, ti_drive_strdup("-o"));
 	rc |= ti_drive_arg(&a, json ? ti_drive_strdup(json) : NULL);
-	rc |= ti_drive_arg(&a, ti_drive_strdup(d->c.side_dir[0]));
+	rc |= ti_drive_arg(&a, ti_drive_strdup(d->c.side_dir[side]));
 	*argv = a.v;
 	return rc;
 }
 
-/* The units in lit --no-execute's file JSON (its output in LOG). */
-static int show_units(struct ti_drive *d, const char *json, const char *log)
+/* Add UNIT, listed by side SIDE, to D->units (after those already there:
+ * A's in A's order, then those of B alone in B's) and mark it SIDE's in
+ * ST.  Returns 0 or -ENOMEM. */
+static int unit_add(struct ti_drive *d, struct lit_state *st, int side, const char *unit)
+{
+	int rc;
+
+	if ((rc = ti_drive_units_add(&d->units, unit)) < 0)
+		return rc;
+	if (st->n < d->units.n) {
+		unsigned char *p = realloc(st->sides, d->units.n);
+		if (!p)
+			return -ENOMEM;
+		memset(p + st->n, 0, d->units.n - st->n);
+		st->sides = p;
+		st->n = d->units.n;
+	}
+	st->sides[ti_drive_units_index(&d->units, unit)] |= (unsigned char)(1u << side);
+	return 0;
+}
+
+/* The units of side SIDE in lit --no-execute's file JSON (its output in
+ * LOG); none is an error, as a sequential round 1 without results is. */
+static int show_units(struct ti_drive *d, struct lit_state *st, int side, const char *json,
+		      const char *log)
 {
 	struct ti_ab_lit_test *t = NULL;
 	struct ti_ab_error e;
@@ -297,94 +341,128 @@ static int show_units(struct ti_drive *d, const char *json, const char *log)
 	int rc;
 
 	if (!ti_drive_exists(json))
-		rc = ti_drive_fail(d, -ENOENT, "%s --no-execute found no tests in %s (see %s)",
-				   d->c.lit, d->c.side_dir[0], log);
+		rc = -ENOENT;
 	else if ((rc = ti_ab_read_lit_tests(json, &t, &n, &e)) < 0 && rc != -ENOMEM)
 		ti_drive_fail(d, rc, "%s: %s", e.path, e.what);
+	if (rc == 0 && n == 0)
+		rc = -ENOENT;
+	if (rc == -ENOENT)
+		ti_drive_fail(d, rc, "%s --no-execute found no tests in %s (side %c; see %s)",
+			      d->c.lit, d->c.side_dir[side], side_name[side], log);
 	/* A micro-result's unit is its test: one unit each. */
 	for (size_t i = 0; i < n && rc >= 0; i++)
 		if (i == 0 || strcmp(t[i].unit, t[i - 1].unit) != 0)
-			rc = ti_drive_units_add(&d->units, t[i].unit);
+			rc = unit_add(d, st, side, t[i].unit);
 	ti_ab_lit_tests_free(t, n);
 	remove(json);
 	return rc;
 }
 
-/* A duet's units: the tests lit would run on side A with the user's
- * arguments (their --filter too, which lit's --show-tests ignores: it
- * lists every test it discovers), from lit --no-execute -o FILE, read by
- * the lit format's reader. */
-static int lit_start(struct ti_drive *d)
+/* Side SIDE's units, from lit --no-execute -o OUT/tests.S.json, its
+ * output in OUT/tests.S.txt. */
+static int show_side(struct ti_drive *d, struct lit_state *st, int side)
 {
 	struct ti_drive_job j;
 	struct ti_drive_job *p = &j;
-	char *json = ti_drive_fmt("%s/tests.json", d->c.out);
+	char *json = ti_drive_fmt("%s/tests.%c.json", d->c.out, side_name[side]);
 	int rc;
 
-	if (d->c.schedule != TI_DRIVE_DUET) {
-		free(json);
-		return 0;
-	}
 	memset(&j, 0, sizeof j);
-	rc = show_argv(d, json, &j.argv);
-	j.log = ti_drive_fmt("%s/tests.txt", d->c.out);
-	if (rc || !j.log || !json) {
-		ti_drive_argv_free(j.argv);
-		free(j.log);
-		free(json);
-		return ti_drive_fail(d, -ENOMEM, "%s", strerror(ENOMEM));
-	}
-	if ((rc = ti_drive_child_start(&p, 1)) == 0)
+	rc = show_argv(d, side, json, &j.argv);
+	j.log = ti_drive_fmt("%s/tests.%c.txt", d->c.out, side_name[side]);
+	if (rc || !j.log || !json)
+		rc = -ENOMEM;
+	else if ((rc = ti_drive_child_start(&p, 1)) == 0)
 		ti_drive_child_wait(&j);
 	else if (rc == -EINTR)
 		rc = 0;
 	if (rc == 0 && !ti_drive_child_stopped())
-		rc = show_units(d, json, j.log);
-	if (rc == 0 && !ti_drive_child_stopped() && d->units.n == 0)
-		rc = ti_drive_fail(d, -ENOENT, "%s --no-execute found no tests in %s (see %s)",
-				   d->c.lit, d->c.side_dir[0], j.log);
-	else if (rc == -ENOMEM)
+		rc = show_units(d, st, side, json, j.log);
+	if (rc == -ENOMEM)
 		ti_drive_fail(d, rc, "%s", strerror(ENOMEM));
 	ti_drive_argv_free(j.argv);
 	free(j.log);
 	free(json);
+	return rc;
+}
+
+/* A duet's units: the tests lit would run on either side with the user's
+ * arguments (their --filter too, which lit's --show-tests ignores: it
+ * lists every test it discovers), from lit --no-execute, read by the lit
+ * format's reader.  Both sides: a test that only B has would otherwise
+ * never run, and vanish from every table. */
+static int lit_start(struct ti_drive *d)
+{
+	struct lit_state *st;
+	int rc = 0;
+
+	if (d->c.schedule != TI_DRIVE_DUET)
+		return 0;
+	if (!(st = calloc(1, sizeof *st)))
+		return ti_drive_fail(d, -ENOMEM, "%s", strerror(ENOMEM));
+	d->state = st;
+	for (int s = 0; s < 2 && rc == 0 && !ti_drive_child_stopped(); s++)
+		rc = show_side(d, st, s);
 	d->stop_signal = ti_drive_child_stopped();
 	return rc;
 }
 
-/* Side SIDE's files of rounds LO to HI: those whose partner exists too
- * when BOTH (the pairs of the verdicts), else every one. */
+static void lit_end(struct ti_drive *d)
+{
+	struct lit_state *st = d->state;
+
+	if (st)
+		free(st->sides);
+	free(st);
+	d->state = NULL;
+}
+
+/* Side SIDE's files of rounds LO to HI: with BOTH, those whose partner
+ * exists too (the pairs of the verdicts), then the files of the units
+ * that never had a partner in those rounds (on one side alone: the
+ * verdict finds them missing on the other, as in sequential rounds, and
+ * the pairs keep their order); else every one. */
 static int collect(const struct ti_drive *d, int side, unsigned lo, unsigned hi, bool both,
 		   char ***paths, size_t *n)
 {
 	char **v = NULL;
 	size_t k = 0;
 	size_t units = d->c.schedule == TI_DRIVE_DUET ? d->units.n : 1;
+	bool *paired = calloc(units ? units : 1, sizeof *paired);
+	bool ok = paired != NULL;
 
 	*paths = NULL;
 	*n = 0;
-	for (unsigned r = lo; r <= hi; r++) {
-		for (size_t u = 0; u < units; u++) {
-			size_t unit = d->c.schedule == TI_DRIVE_DUET ? u : SIZE_MAX;
-			char *mine = lit_file(d, side, r, unit), *other = lit_file(d, !side, r, unit);
-			char **q = NULL;
-			bool ok = mine && other;
-			if (ok && ti_drive_exists(mine) && (!both || ti_drive_exists(other))) {
-				if ((q = realloc(v, (k + 1) * sizeof *q))) {
+	for (int pass = 0; pass < (both ? 2 : 1) && ok; pass++) {
+		for (unsigned r = lo; r <= hi && ok; r++) {
+			for (size_t u = 0; u < units && ok; u++) {
+				size_t unit = d->c.schedule == TI_DRIVE_DUET ? u : SIZE_MAX;
+				char *mine = lit_file(d, side, r, unit), *other = lit_file(d, !side, r, unit);
+				char **q;
+				ok = mine && other;
+				bool take = ok && ti_drive_exists(mine);
+				if (take && both && pass == 0) {
+					take = ti_drive_exists(other);
+					paired[u] |= take;
+				} else if (take && both) {
+					take = !paired[u];
+				}
+				if (take && (q = realloc(v, (k + 1) * sizeof *q))) {
 					v = q;
 					v[k++] = mine;
 					mine = NULL;
-				} else {
+				} else if (take) {
 					ok = false;
 				}
-			}
-			free(mine);
-			free(other);
-			if (!ok) {
-				ti_drive_paths_free(v, k);
-				return -ENOMEM;
+				free(mine);
+				free(other);
 			}
 		}
+	}
+	free(paired);
+	if (!ok) {
+		ti_drive_paths_free(v, k);
+		return -ENOMEM;
 	}
 	*paths = v;
 	*n = k;
@@ -428,7 +506,7 @@ void ti_drive_paths_free(char **paths, size_t n)
 /* By the phases of a run: the run, a round, a job, the results. */
 const struct ti_drive_runner ti_drive_lit_runner = {
 	.prefix = "", .left = "undecided", .keyed = false,
-	.start = lit_start,
+	.start = lit_start, .end = lit_end,
 	.jobs = lit_jobs, .after = lit_after,
 	.done = lit_done, .undo = lit_undo,
 	.load = lit_load, .where = lit_where,

@@ -3,15 +3,18 @@
  * drive-runner.h): each round's order, its jobs from the runner, run on
  * the schedule, its results checked (who ran, who failed, who vanished),
  * a look through the verdict engine when one is due, the budget as a
- * bound on the next round, and the stop table.  Nothing here knows which
- * runner it drives. */
+ * bound (no round starts that would not end within it, and the runs of
+ * one that has not ended when it runs out are killed), and the stop
+ * table.  Nothing here knows which runner it drives. */
 #include "config.h"
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "buf.h"
 #include "drive-schedule.h"
@@ -267,33 +270,62 @@ static void round_progress(struct ti_drive *d, unsigned r, unsigned rounds, size
 				  na, el, lf, d->order[r], duet);
 }
 
-/* Run round R (NA tests in play) from the runner's jobs; *LAST gets its
- * wall time. */
-static int run_round(struct ti_drive *d, unsigned r, size_t na, double start, double *last)
-{
-	struct ti_drive_round rd = { .r = r, .first = a_first(d, r) ? 0 : 1, .na = na };
-	int rc;
-
-	if ((rc = d->runner->jobs(d, &rd)) == 0) {
-		double t0 = ti_drive_now();
-		rc = ti_drive_schedule_run(d, &rd, start);
-		*last = ti_drive_now() - t0;
-	}
-	if (rc == 0 && !d->stop_signal && d->runner->after)
-		rc = d->runner->after(d, &rd);
-	for (size_t k = 0; k < rd.n && rd.jobs; k++)
-		ti_drive_job_free(&rd.jobs[k]);
-	free(rd.jobs);
-	ti_drive_units_free(&rd.u);
-	return rc;
-}
-
 /* Mark the tests still in play as stopped for WHY. */
 static void stop_active(struct ti_drive *d, enum ti_drive_stop why)
 {
 	for (size_t i = 0; i < d->n; i++)
 		if (d->t[i].stop == TI_DRIVE_ACTIVE)
 			d->t[i].stop = why;
+}
+
+/* The budget ran out in round RD: the tests of the runs it killed (a
+ * run of every test left: all of them) say so; every test in play stops
+ * at the budget. */
+static void budget_cut(struct ti_drive *d, const struct ti_drive_round *rd)
+{
+	d->budget_cut = rd->r;
+	for (size_t k = 0; k < rd->n; k++) {
+		const struct ti_drive_job *j = &rd->jobs[k];
+		if (!j->argv || j->pid <= 0 || !WIFSIGNALED(j->status) ||
+		    WTERMSIG(j->status) != SIGKILL)
+			continue;
+		for (size_t i = 0; i < d->n; i++) {
+			struct ti_drive_test *t = &d->t[i];
+			if (t->stop != TI_DRIVE_ACTIVE ||
+			    (strcmp(j->what, "*") != 0 && strcmp(j->what, t->unit) != 0))
+				continue;
+			t->stop = TI_DRIVE_BUDGET;
+			snprintf(t->why, sizeof t->why, "killed at the budget in round %u", rd->r);
+		}
+	}
+	stop_active(d, TI_DRIVE_BUDGET);
+}
+
+/* Run round R (NA tests in play) from the runner's jobs; *LAST gets its
+ * wall time.  Round 1 runs to its end: it finds the tests and what a
+ * round costs, without which nothing is compared; a later one gets the
+ * budget's time left. */
+static int run_round(struct ti_drive *d, unsigned r, size_t na, double start, double *last)
+{
+	struct ti_drive_round rd = { .r = r, .first = a_first(d, r) ? 0 : 1, .na = na };
+	int rc;
+
+	if (r > 1 && d->c.budget > 0)
+		rd.deadline = start + d->c.budget;
+	if ((rc = d->runner->jobs(d, &rd)) == 0) {
+		double t0 = ti_drive_now();
+		rc = ti_drive_schedule_run(d, &rd, start);
+		*last = ti_drive_now() - t0;
+	}
+	if (rc == 0 && rd.cut)
+		budget_cut(d, &rd);
+	else if (rc == 0 && !d->stop_signal && d->runner->after)
+		rc = d->runner->after(d, &rd);
+	for (size_t k = 0; k < rd.n && rd.jobs; k++)
+		ti_drive_job_free(&rd.jobs[k]);
+	free(rd.jobs);
+	ti_drive_units_free(&rd.u);
+	return rc;
 }
 
 /* Whether the run ends after round R of ROUNDS: nothing left in play,
@@ -311,7 +343,8 @@ static bool run_ends(struct ti_drive *d, unsigned r, unsigned rounds, double las
 		stop_active(d, c->fixed ? TI_DRIVE_FIXED : TI_DRIVE_MAX);
 		return true;
 	}
-	/* The budget is a bound: the next round must end within it. */
+	/* The budget is a bound: the next round must end within it, as far
+	 * as its cost is known (a round that does not is cut at it). */
 	if (c->budget > 0) {
 		double est = last_n ? last * (double)next / (double)last_n : last;
 		if (ti_drive_now() - start + est > c->budget) {
@@ -369,7 +402,8 @@ static int rounds_run(struct ti_drive *d, struct plan *p)
 			break;
 		snprintf(d->order[r], sizeof d->order[r], "%s", a_first(d, r) ? "AB" : "BA");
 		round_progress(d, r, p->rounds, na, p->runs, ti_drive_now() - p->start);
-		if ((rc = run_round(d, r, na, p->start, &p->last)) < 0 || d->stop_signal)
+		if ((rc = run_round(d, r, na, p->start, &p->last)) < 0 || d->stop_signal ||
+		    d->budget_cut)
 			break;
 		d->rounds = r;
 		p->last_n = r == 1 ? d->n : na;

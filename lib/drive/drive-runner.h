@@ -37,6 +37,8 @@ struct ti_drive_round {
 	struct ti_drive_job *jobs;	/* a duet's in pairs: 2k A, 2k + 1 B */
 	size_t n;
 	struct ti_drive_units u;	/* the runner's: the units it runs */
+	double deadline;	/* ti_drive_now seconds at which its runs are killed, 0: none */
+	bool cut;		/* the deadline passed: runs killed, the round undone */
 };
 
 struct ti_drive_runner {
@@ -52,7 +54,8 @@ struct ti_drive_runner {
 	 * before round 1, the stop signals caught. */
 	int (*start)(struct ti_drive *d);
 	/* Make round RD->r's jobs for the tests in play into RD: A, B pairs in
-	 * a duet, side RD->first first in a sequential round. */
+	 * a duet (a job without argv for a side that lacks the unit, so that
+	 * its mate runs alone), side RD->first first in a sequential round. */
 	int (*jobs)(struct ti_drive *d, struct ti_drive_round *rd);
 	/* Put what job J wrote in place once it ended in a round not stopped,
 	 * setting J->empty when it wrote nothing. */

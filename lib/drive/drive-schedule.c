@@ -18,6 +18,13 @@
 
 static const char side_name[2] = { 'A', 'B' };
 
+/* Whether the round is cut short: a stop signal, or its deadline passed
+ * (the children it found running killed, no more started). */
+static bool cut(void)
+{
+	return ti_drive_child_stopped() || ti_drive_child_expired();
+}
+
 /* Job J's line of samples.tsv, its start since START. */
 static void record(struct ti_drive *d, const struct ti_drive_job *j, double start)
 {
@@ -65,7 +72,7 @@ static int sequential(struct ti_drive *d, struct ti_drive_round *rd, double star
 			return ti_drive_fail(d, rc, "%s: cannot start: %s", p->argv[0], strerror(-rc));
 		ti_drive_child_wait(p);
 		record(d, p, start);
-		if (ti_drive_child_stopped()) {
+		if (cut()) {
 			undo(d, rd, i + 1);
 			return 0;
 		}
@@ -83,34 +90,52 @@ struct duet {
 	struct ti_drive_job **run;	/* the jobs started */
 	size_t nrun;
 	size_t next;		/* the first job not started */
+	size_t left;		/* the jobs not yet ended (or set aside, having no argv) */
 };
 
-/* Start the next pairs of RD on the free slots.  Returns 0 (a stop
- * signal: none started) or -errno with D's message. */
+/* Start the next pairs of RD on the free slots; a job without an argv
+ * (its side lacks the unit) is set aside as ended, and its mate runs
+ * alone on the slot.  Returns 0 (a stop signal: none started) or -errno
+ * with D's message. */
 static int duet_fill(struct ti_drive *d, struct ti_drive_round *rd, struct duet *u)
 {
-	for (size_t s = 0; s < u->slots && u->next < rd->n; s++) {
-		if (u->busy[s])
+	for (size_t s = 0; s < u->slots && u->next < rd->n;) {
+		if (u->busy[s]) {
+			s++;
 			continue;
+		}
 		struct ti_drive_job *pair[2] = { &rd->jobs[u->next], &rd->jobs[u->next + 1] };
+		struct ti_drive_job *go[2];
+		size_t ngo = 0;
 		/* Slot s has sets 2s and 2s+1: A on the first in odd rounds,
 		 * on the second in even ones. */
 		for (int k = 0; k < 2; k++) {
 			size_t set = 2 * s + (size_t)((pair[k]->side + (rd->r % 2 == 0)) % 2);
+			if (!pair[k]->argv)
+				continue;
 			pair[k]->cpus = &d->c.cpus[set];
 			ti_cpuset_format(pair[k]->cpus, pair[k]->cpu_text, sizeof pair[k]->cpu_text);
+			go[ngo++] = pair[k];
 		}
-		int rc = ti_drive_child_start(pair, 2);
+		int rc = ngo ? ti_drive_child_start(go, ngo) : 0;
 		if (rc == -EINTR)
 			return 0;
 		if (rc < 0)
-			return ti_drive_fail(d, rc, "%s: cannot start: %s", pair[0]->argv[0],
+			return ti_drive_fail(d, rc, "%s: cannot start: %s", go[0]->argv[0],
 					     strerror(-rc));
-		u->busy[s] = true;
+		for (int k = 0; k < 2; k++) {
+			if (!pair[k]->argv) {
+				pair[k]->done = true;
+				u->left--;
+			}
+		}
 		u->slot_of[u->next] = u->slot_of[u->next + 1] = s;
-		u->run[u->nrun++] = pair[0];
-		u->run[u->nrun++] = pair[1];
+		for (size_t k = 0; k < ngo; k++)
+			u->run[u->nrun++] = go[k];
 		u->next += 2;
+		/* A pair with nothing to run leaves its slot to the next. */
+		if (ngo > 0)
+			u->busy[s++] = true;
 	}
 	return 0;
 }
@@ -118,11 +143,12 @@ static int duet_fill(struct ti_drive *d, struct ti_drive_round *rd, struct duet 
 /* Run the pairs of RD; U's arrays allocated. */
 static int duet_run(struct ti_drive *d, struct ti_drive_round *rd, struct duet *u, double start)
 {
-	size_t left = rd->n;
 	int rc = 0;
 
-	while (left > 0 && rc == 0) {
-		if ((rc = duet_fill(d, rd, u)) < 0 || u->nrun == 0 || ti_drive_child_stopped())
+	while (u->left > 0 && rc == 0) {
+		if ((rc = duet_fill(d, rd, u)) < 0 || u->left == 0)
+			break;
+		if (u->nrun == 0 || cut())
 			break;
 		int i = ti_drive_child_wait_any(u->run, u->nrun);
 		if (i < 0) {
@@ -132,17 +158,23 @@ static int duet_run(struct ti_drive *d, struct ti_drive_round *rd, struct duet *
 		struct ti_drive_job *j = u->run[i];
 		size_t ji = (size_t)(j - rd->jobs);
 		record(d, j, start);
-		left--;
-		if (ti_drive_child_stopped())
+		u->left--;
+		if (cut())
 			break;
 		if (d->runner->done)
 			d->runner->done(d, j);
 		if (rd->jobs[ji ^ 1].done)
 			u->busy[u->slot_of[ji]] = false;
 	}
-	if (ti_drive_child_stopped() || rc < 0) {
-		for (size_t k = 0; k < u->nrun; k++)
+	if (cut() || rc < 0) {
+		/* The runs ended by the cut have their line too: samples.tsv
+		 * holds one a run. */
+		for (size_t k = 0; k < u->nrun; k++) {
+			if (u->run[k]->done)
+				continue;
 			ti_drive_child_wait(u->run[k]);
+			record(d, u->run[k], start);
+		}
 		undo(d, rd, u->next);
 	}
 	return rc;
@@ -150,7 +182,7 @@ static int duet_run(struct ti_drive *d, struct ti_drive_round *rd, struct duet *
 
 static int duet(struct ti_drive *d, struct ti_drive_round *rd, size_t slots, double start)
 {
-	struct duet u = { .slots = slots };
+	struct duet u = { .slots = slots, .left = rd->n };
 	int rc;
 
 	u.run = calloc(rd->n, sizeof *u.run);
@@ -169,6 +201,12 @@ static int duet(struct ti_drive *d, struct ti_drive_round *rd, size_t slots, dou
 int ti_drive_schedule_run(struct ti_drive *d, struct ti_drive_round *rd, double start)
 {
 	size_t slots = d->c.schedule == TI_DRIVE_DUET ? d->c.ncpus / 2 : 0;
+	int rc;
 
-	return slots ? duet(d, rd, slots, start) : sequential(d, rd, start);
+	if (rd->deadline > 0 && (rc = ti_drive_child_deadline(rd->deadline)) < 0)
+		return ti_drive_fail(d, rc, "the budget's timer: %s", strerror(-rc));
+	rc = slots ? duet(d, rd, slots, start) : sequential(d, rd, start);
+	rd->cut = rd->deadline > 0 && ti_drive_child_expired() && !d->stop_signal;
+	ti_drive_child_deadline(0);
+	return rc;
 }

@@ -11,8 +11,9 @@
  * order made.  Duet: pair by pair (2k A, 2k + 1 B), as many pairs at once
  * as there are slots, each side on its own CPU set of the slot, the sets
  * swapped every round.  A stop signal ends the running jobs and undoes
- * every job of the round started so far.  Returns 0 (D->stop_signal set
- * when stopped) or -errno with D's message. */
+ * every job of the round started so far; so does RD->deadline (when set)
+ * once it passes, with SIGKILL, and sets RD->cut.  Returns 0
+ * (D->stop_signal set when stopped) or -errno with D's message. */
 int ti_drive_schedule_run(struct ti_drive *d, struct ti_drive_round *rd, double start);
 
 #endif

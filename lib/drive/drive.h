@@ -46,7 +46,8 @@ enum ti_drive_stop {
 	TI_DRIVE_SAME_BINARY,	/* byte-identical binaries: decided after round 1 */
 	TI_DRIVE_MAX,		/* --max-samples */
 	TI_DRIVE_FIXED,		/* --samples N */
-	TI_DRIVE_BUDGET,	/* the next round would not end within the budget */
+	TI_DRIVE_BUDGET,	/* the next round would not end within the budget, or
+				 * the budget ran out in the round (its runs killed) */
 	TI_DRIVE_MISSING,	/* vanished from a round's results */
 	TI_DRIVE_FAILED,	/* failed on one side */
 	TI_DRIVE_INTERRUPTED,	/* a stop signal */
@@ -111,6 +112,8 @@ struct ti_drive {
 	char order[TI_DRIVE_ROUNDS_MAX + 1][3];	/* per round: "AB" or "BA" */
 	double wall;		/* seconds of the whole run */
 	int stop_signal;	/* the signal that stopped the run, or 0 */
+	unsigned budget_cut;	/* the round the budget ran out in (its runs killed,
+				 * its results removed), or 0 */
 	char err[1024];		/* the message of the first failure */
 	int write_rc;		/* the first write of the run's files that failed
 				 * (-errno), 0: none; the rounds went on */
@@ -145,17 +148,20 @@ int ti_drive_config_check(const struct ti_drive_config *c, char *err, size_t len
  * start, wall, status) and OUT/stop.tsv (test, rounds, why it stopped),
  * their names escaped (ti_drive_tsv, drive-util.h: \t, \n, \r, \\).
  * Returns 0 (D says how far it got; D->stop_signal when a signal stopped
- * it: the finished rounds are kept, the unfinished one removed;
- * D->write_rc when one of those files could not be written, its message
- * in D->err) or -errno with D->err: -EIO when every test failed on a side
- * in a round (the message names the side and the first failure), -ENOENT
- * when lit found no tests. */
+ * it, D->budget_cut when the budget ran out in a round after the first:
+ * the finished rounds are kept, the unfinished one removed; D->write_rc
+ * when one of those files could not be written, its message in D->err)
+ * or -errno with D->err: -EIO when every test failed on a side in a round
+ * (the message names the side and the first failure), -ENOENT when lit
+ * found no tests. */
 int ti_drive_run(struct ti_drive *d, const struct ti_drive_config *c, char *const *names,
 		 size_t n);
 
 /* The result files of side SIDE (0 A, 1 B) over the finished rounds, in
- * the order that pairs the K-th of A with the K-th of B, into *PATHS (N;
- * free with ti_drive_paths_free).  Lit only.  Returns 0 or -ENOMEM. */
+ * the order that pairs the K-th of A with the K-th of B, then those of a
+ * duet's tests that ran on this side alone (the other's lacked them: the
+ * verdict's missing), into *PATHS (N; free with ti_drive_paths_free).
+ * Lit only.  Returns 0 or -ENOMEM. */
 int ti_drive_paths(const struct ti_drive *d, int side, char ***paths, size_t *n);
 void ti_drive_paths_free(char **paths, size_t n);
 
