@@ -72,6 +72,10 @@ struct ti_ab_set {
 	size_t skipped;		/* unreadable subdirectories left out */
 	char skipped_first[1024];	/* the first of them, with why */
 	struct ti_ab_run_info run;
+	/* Set by the caller before reading: a NaN or infinite value is an
+	 * error (a history's night has no level to take from it), not a
+	 * failed run (a comparison counts it and goes on). */
+	bool refuse_nonfinite;
 };
 
 /* Record run S of NAME in SET (S.failed, or S.value NAN: lacking the

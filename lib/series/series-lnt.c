@@ -381,7 +381,7 @@ static int add_report(struct ti_series_history *h, const struct ti_buf *text, co
 {
 	const char *dir = getenv("TMPDIR");
 	char path[4096];
-	struct ti_ab_set set = { 0 };
+	struct ti_ab_set set = { .refuse_nonfinite = true };	/* as timeit-series's files */
 	int fd, rc;
 
 	snprintf(path, sizeof path, "%s/timeit-series-XXXXXX", dir && *dir ? dir : "/tmp");
