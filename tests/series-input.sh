@@ -3,7 +3,11 @@
 # timeit-series on the input a nightly history really holds: a night with
 # no tests (skipped with a note, the rest analysed), NaN and Infinity
 # (refused, naming the file, the benchmark and the value), a metric no run
-# has (refused, naming it).
+# has (refused, naming it), values of 0 (said, not dropped silently); the
+# notes' numbers in the singular and plural, the disturbed nights' note
+# naming its benchmarks, --only-recent's summary counting what it lists,
+# nights labelled by their file names, and a UTF-8 name aligned in the
+# table.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 SERIES=${SERIES:-$top_builddir/series/timeit-series}
@@ -66,4 +70,74 @@ grep -q "^timeit-series: t.json:1: t: user is Infinity" err ||
 # shellcheck disable=SC2086
 expect_status 2 "$SERIES" -m exec_tme $nights > out.txt 2> err
 grep -q '^timeit-series: -m exec_tme: no run ' err || fail "-m exec_tme: $(cat err)"
+# rich_night N: night N in rich/nN.json: d1 .. d4 (a night of 1000 % at
+# night 4), zero (0 every night), half0 (0 at night 2), step and \303\274-step
+# (UTF-8; both +20 % from night 6).
+mkdir rich
+rich_night() {
+	awk -v n="$1" 'BEGIN {
+		split("d1 d2 d3 d4 zero half0 step \303\274-step", b, " ")
+		printf "{\"tests\": ["
+		for (i = 1; i <= 8; i++) {
+			x = sin(n * 12.9898 + i * 78.233) * 43758.5453
+			x -= int(x)
+			if (x < 0) x += 1
+			lvl = 1 + 0.003 * (x - 0.5)
+			if (b[i] ~ /^d/ && n == 4) lvl *= 11
+			if (b[i] ~ /step/ && n >= 6) lvl *= 1.2
+			if (b[i] == "zero" || (b[i] == "half0" && n == 2)) lvl = 0
+			printf "%s\n {\"name\": \"s :: %s.test\", \"code\": \"PASS\", \"metrics\": {\"exec_time\": %.5f}}",
+				(i > 1 ? "," : ""), b[i], lvl
+		}
+		print "\n]}"
+	}' > "rich/n$1.json"
+}
+rich=
+i=1
+while [ "$i" -le 10 ]; do
+	rich_night "$i"
+	rich="$rich rich/n$i.json"
+	i=$((i + 1))
+done
+# shellcheck disable=SC2086 # $rich: the file names, split on purpose
+expect_status 1 "$SERIES" --since 6 $rich > out.txt 2> err
+grep -q '^4 disturbed nights left out (a run far off the runs on both sides): d1, d2, d3 and 1 more$' out.txt ||
+	fail "the disturbed nights' note does not name its benchmarks: $(cat out.txt)"
+grep -q '^zero: all values 0: not analysed$' out.txt ||
+	fail "a benchmark of 0 only vanished without a note: $(cat out.txt)"
+grep -q '^1 benchmark-run at 0 left out: half0$' out.txt ||
+	fail "a night at 0 was dropped without a note: $(cat out.txt)"
+jq_ok=false
+command -v jq > /dev/null 2>&1 && jq_ok=true
+if $jq_ok; then
+	# shellcheck disable=SC2086
+	"$SERIES" --since 6 --format json $rich > out.json || true
+	jq -e '(.benchmarks[] | select(.name == "zero") | .zero_runs == 10 and .runs == 0) and
+		(.benchmarks[] | select(.name == "half0") | .zero_runs == 1 and .runs == 9)' out.json > /dev/null ||
+		fail "JSON zero_runs: $(cat out.json)"
+fi
+
+# UTF-8: the run column starts at the same column in every row, counted in
+# characters (the continuation bytes 0x80-0xbf take none).
+tr -d '\200-\277' < out.txt | awk '/step / { c[index($0, "n6")]++ }
+	END { n = 0; for (k in c) n++; exit n != 1 }' ||
+	fail "a UTF-8 name misaligns the table: $(cat out.txt)"
+
+# Singular and plural: one change point, one regression, a window of 1 run.
+# shellcheck disable=SC2086
+expect_status 1 "$SERIES" --since 6 $nights > out.txt
+grep -q '^1 change point at the gate of 1%; 1 regression starts in the window$' out.txt ||
+	fail "the summary's grammar: $(cat out.txt)"
+# shellcheck disable=SC2086
+expect_status 0 "$SERIES" --since 1 $nights > out.txt
+grep -q '; 2 benchmarks; window: 1 run from ' out.txt || fail "1 run: $(cat out.txt)"
+grep -q '0 regressions start in the window' out.txt || fail "0 regressions: $(cat out.txt)"
+
+# --only-recent counts what it lists, and says how many older it left out.
+# shellcheck disable=SC2086
+expect_status 0 "$SERIES" --since 2 --only-recent $nights > out.txt
+grep -q '^step ' out.txt && fail "--only-recent listed an older change: $(cat out.txt)"
+grep -q '^0 change points at the gate of 1% (1 older one left out: --only-recent); 0 regressions start in the window$' out.txt ||
+	fail "--only-recent's summary counts what it did not list: $(cat out.txt)"
+
 exit 0

@@ -181,6 +181,7 @@ static int levels(struct ti_series_row *row, struct work *w, const struct ti_ser
 		row->failed += b->p[i].failed;
 		if (isnan(b->p[i].level) || b->p[i].level <= 0) {
 			row->failed_runs += b->p[i].failed > 0;
+			row->zero_runs += !isnan(b->p[i].level);
 			continue;
 		}
 		w->idx[n] = i;

@@ -146,6 +146,8 @@ struct ti_series_row {
 	size_t runs;		/* runs with a level */
 	size_t failed_runs;	/* runs where every sample failed */
 	size_t failed;		/* failed samples */
+	size_t zero_runs;	/* runs whose level is 0: a ratio to 0 is no change,
+				 * so they are left out (all of them: not analysed) */
 	size_t disturbed;	/* disturbed nights left out */
 	size_t first_disturbed;	/* the first of them (a run index) */
 	bool pending;		/* the last run is off the level: a change there
