@@ -465,6 +465,10 @@ static size_t window(const struct config *c, const struct ti_series_history *h)
 	for (size_t i = 0; i < h->nruns; i++)
 		if (strcmp(h->runs[i].label, s) == 0)
 			return i;
+	/* A run labelled by the end of its path is still found by all of it. */
+	for (size_t i = 0; i < h->nruns; i++)
+		if (strcmp(h->runs[i].path, s) == 0)
+			return i;
 	usage_error("--since: no run is labelled '%s'", s);
 }
 
@@ -526,6 +530,10 @@ int main(int argc, char **argv)
 		load_lnt(&c, &h);
 	else
 		load_files(&c, &h);
+	/* Whole paths make the run column as wide as the tree they are in:
+	 * the file's name says which night it is. */
+	if ((rc = ti_series_short_labels(&h)) < 0)
+		fail("%s", strerror(-rc));
 	/* Nothing to analyze is an error, not "0 benchmarks": a metric no
 	 * run has (a typo), or inputs that hold no results. */
 	if (h.samples == 0)

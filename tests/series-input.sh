@@ -140,4 +140,17 @@ grep -q '^step ' out.txt && fail "--only-recent listed an older change: $(cat ou
 grep -q '^0 change points at the gate of 1% (1 older one left out: --only-recent); 0 regressions start in the window$' out.txt ||
 	fail "--only-recent's summary counts what it did not list: $(cat out.txt)"
 
+# Labels: a night given by its file is its file's name, without
+# directories and .json; where two nights' names are the same, as many
+# directories as tell them apart.
+# shellcheck disable=SC2086
+expect_status 1 "$SERIES" --since 6 $nights > out.txt
+grep -q '^step  *n6  *5 ' out.txt || fail "the run is not labelled n6: $(cat out.txt)"
+grep -q '^10 runs, n1 \.\. n10; ' out.txt || fail "labels in the notes: $(cat out.txt)"
+expect_status 0 "$SERIES" --since run:n3 lit/n1.json lit/n2.json lit/n3.json > /dev/null
+mkdir -p night/1 night/2 night/3
+for k in 1 2 3; do cp "lit/n$k.json" "night/$k/report.json"; done
+expect_status 0 "$SERIES" night/1/report.json night/2/report.json night/3/report.json > out.txt
+grep -q '^3 runs, 1/report \.\. 3/report; ' out.txt || fail "same file names: $(cat out.txt)"
+
 exit 0

@@ -17,7 +17,8 @@
 
 /* One run (a night) of the history. */
 struct ti_series_run {
-	char *label;		/* how reports name it: its order, else its path */
+	char *label;		/* how reports name it: its order, else its path
+				 * (ti_series_short_labels: the end of it) */
 	char *path;		/* where it was read from */
 	struct ti_ab_run_info info;	/* machine, order, start time ("": unknown) */
 };
@@ -63,6 +64,14 @@ int ti_series_sort_runs(struct ti_series_history *h, const char *const *key);
  * time: seconds since 1970 in UTC and nanoseconds, each zero-padded.
  * Returns 0, or -EINVAL for text that is no such time. */
 int ti_series_time_key(const char *s, char *out, size_t len);
+
+/* Label each run of H that is labelled by its path by the fewest trailing
+ * components of it (the same number for every run, ".json" left out)
+ * that tell every run of H apart: nightly/7/report.json is "7/report"
+ * beside nightly/8/report.json, n7.json is "n7"; runs labelled by their
+ * order keep it, and paths that stay alike keep their whole path.
+ * Returns 0 or -ENOMEM. */
+int ti_series_short_labels(struct ti_series_history *h);
 
 /* Free everything H owns and empty it. */
 void ti_series_free(struct ti_series_history *h);
