@@ -153,4 +153,17 @@ for k in 1 2 3; do cp "lit/n$k.json" "night/$k/report.json"; done
 expect_status 0 "$SERIES" night/1/report.json night/2/report.json night/3/report.json > out.txt
 grep -q '^3 runs, 1/report \.\. 3/report; ' out.txt || fail "same file names: $(cat out.txt)"
 
+# lit input: a list as a test's metric is a night's samples; a directory
+# of lit reports is no run (directories are read for summary files).
+sed 's/"exec_time": \([0-9.]*\)}/"exec_time": [\1, \1, \1]}/' lit/n2.json > lit/list.json
+grep -q '"exec_time": \[' lit/list.json || fail "no list made of lit/n2.json"
+expect_status 0 "$SERIES" lit/n1.json lit/list.json lit/n3.json > out.txt
+mkdir litdir
+cp lit/n1.json litdir/
+expect_status 2 "$SERIES" litdir lit/n2.json > out.txt 2> err
+grep -q '^timeit-series: litdir: no \*.time summary files' err || fail "a directory of lit reports: $(cat err)"
+# The manual says so.
+grep -q 'exec_time' "$top_srcdir/man/timeit-series.1" &&
+	grep -q 'directory of lit' "$top_srcdir/man/timeit-series.1" ||
+	fail "timeit-series(1) does not say how lit gives several samples a night"
 exit 0
