@@ -3,7 +3,8 @@
 # timeit-series on the input a nightly history really holds: a night with
 # no tests (skipped with a note, the rest analysed), NaN and Infinity
 # (refused, naming the file, the benchmark and the value), a metric no run
-# has (refused, naming it), values of 0 (said, not dropped silently); the
+# has (refused, naming it), values of 0 and an LNT server's null samples
+# (said, not dropped silently); the
 # notes' numbers in the singular and plural, the disturbed nights' note
 # naming its benchmarks, --only-recent's summary counting what it lists,
 # nights labelled by their file names, and a UTF-8 name aligned in the
@@ -152,6 +153,38 @@ mkdir -p night/1 night/2 night/3
 for k in 1 2 3; do cp "lit/n$k.json" "night/$k/report.json"; done
 expect_status 0 "$SERIES" night/1/report.json night/2/report.json night/3/report.json > out.txt
 grep -q '^3 runs, 1/report \.\. 3/report; ' out.txt || fail "same file names: $(cat out.txt)"
+
+# --lnt: a sample row that carries the metric as null is left out and
+# counted per benchmark, through a stand-in curl that prints LNT's answers.
+mkdir bin
+cat > bin/curl <<'EOF2'
+#!/bin/sh
+for a; do url=$a; done
+case $url in
+*/machines/*)
+	printf '%s' '{"runs": [
+	  {"id": 1, "llvm_project_revision": "1", "order_by": "llvm_project_revision"},
+	  {"id": 2, "llvm_project_revision": "2", "order_by": "llvm_project_revision"},
+	  {"id": 3, "llvm_project_revision": "3", "order_by": "llvm_project_revision"}]}' ;;
+*/samples*)
+	printf '%s' '{"samples": [
+	  {"run_id": 1, "name": "nts.t1", "execution_time": 2.0},
+	  {"run_id": 2, "name": "nts.t1", "execution_time": 2.0},
+	  {"run_id": 2, "name": "nts.t1", "execution_time": null},
+	  {"run_id": 3, "name": "nts.t1", "execution_time": null},
+	  {"run_id": 3, "name": "nts.t1", "execution_time": 2.0, "execution_status": null},
+	  {"run_id": 1, "name": "nts.t2", "execution_time": 1.0},
+	  {"run_id": 2, "name": "nts.t2", "execution_time": 1.0},
+	  {"run_id": 3, "name": "nts.t2", "execution_time": 1.0}]}' ;;
+esac
+printf '\n200'
+EOF2
+chmod +x bin/curl
+PATH=$tmp/bin:$PATH "$SERIES" --lnt http://lnt.example --machine m > out.txt 2> err ||
+	fail "--lnt with null samples: status $?: $(cat err)"
+grep -q '^t1: 2 null values left out$' out.txt || fail "null samples dropped without a count: $(cat out.txt)"
+grep -q '^t2: .*null' out.txt && fail "t2 had no null sample: $(cat out.txt)"
+grep -q '^3 runs, 1 \.\. 3; 2 benchmarks; ' out.txt || fail "--lnt with nulls: $(cat out.txt)"
 
 # lit input: a list as a test's metric is a night's samples; a directory
 # of lit reports is no run (directories are read for summary files).

@@ -190,6 +190,11 @@ int ti_ab_read_add_values(struct ti_ab_set *set, const struct ti_ab_input *in, c
 		total++;
 	for (size_t i = 0; v && v->type == TI_JSONREAD_ARRAY && i < v->n; i++) {
 		const struct ti_jsonread_value *x = &v->items[i];
+		if (x->type == TI_JSONREAD_NULL && set->drop_nulls) {
+			if (ti_ab_set_add_null(set, name) < 0)
+				return -ENOMEM;
+			continue;
+		}
 		if (x->type != TI_JSONREAD_NUMBER)
 			return ti_ab_read_error(err, in->path, x->line, "%s: sample is %s, not a number",
 						name, ti_jsonread_a_type(x->type));

@@ -115,8 +115,9 @@ int ti_series_add(struct ti_series_history *h, const struct ti_ab_set *set, cons
 		}
 		/* A benchmark named without a single run of the metric is not
 		 * in this run. */
-		if (k == 0 && ab->failures == 0)
+		if (k == 0 && ab->failures == 0 && ab->nulls == 0)
 			continue;
+		pt.nulls = (uint32_t)(ab->nulls > UINT32_MAX ? UINT32_MAX : ab->nulls);
 		pt.n = (uint32_t)k;
 		pt.failed = (uint32_t)(ab->failures > UINT32_MAX ? UINT32_MAX : ab->failures);
 		if (k) {

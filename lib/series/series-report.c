@@ -165,6 +165,16 @@ static void notes(struct ti_buf *o, const struct ti_series_history *h,
 		names(o, r, has_disturbed);
 		ti_buf_printf(o, "\n");
 	}
+	for (size_t i = 0; i < r->n; i++) {
+		char name[CELL];
+		size_t n = r->rows[i].nulls;
+
+		if (!n)
+			continue;
+		ti_ab_report_cell(name, sizeof name, r->rows[i].b->name);
+		ti_buf_printf(o, "%s%s: %zu null %s left out\n", prefix, name, n,
+			      nn(n, "value", "values"));
+	}
 	if (failed)
 		ti_buf_printf(o, "%s%zu %s every sample, kept out\n", prefix, failed,
 			      nn(failed, "benchmark-run failed", "benchmark-runs failed"));
@@ -327,6 +337,7 @@ static void format_json(struct ti_buf *o, const struct ti_series_history *h,
 		ti_json_uint(&j, "failed_samples", row->failed);
 		ti_json_uint(&j, "disturbed_runs", row->disturbed);
 		ti_json_uint(&j, "zero_runs", row->zero_runs);
+		ti_json_uint(&j, "null_values", row->nulls);
 		ti_json_bool(&j, "last_run_pending", row->pending);
 		ti_json_double(&j, "last_run_change", row->pending_change);
 		ti_json_array(&j, "changes");

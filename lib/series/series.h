@@ -28,6 +28,7 @@ struct ti_series_point {
 	uint32_t run;		/* index into the history's runs */
 	uint32_t n;		/* samples that passed with the metric */
 	uint32_t failed;	/* samples that failed */
+	uint32_t nulls;		/* samples that were null, left out (--lnt) */
 	double level;		/* their median; NAN when none passed */
 	uint64_t hash;		/* a digest of the binary's identity, 0: unknown */
 };
@@ -155,6 +156,7 @@ struct ti_series_row {
 	size_t runs;		/* runs with a level */
 	size_t failed_runs;	/* runs where every sample failed */
 	size_t failed;		/* failed samples */
+	size_t nulls;		/* null samples left out */
 	size_t zero_runs;	/* runs whose level is 0: a ratio to 0 is no change,
 				 * so they are left out (all of them: not analysed) */
 	size_t disturbed;	/* disturbed nights left out */
