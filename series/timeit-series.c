@@ -349,11 +349,21 @@ static void load_files(struct config *c, struct ti_series_history *h)
 	size_t kept = 0;
 
 	for (size_t i = 0; i < c->npaths; i++) {
-		struct ti_ab_set set = { 0 };
-		struct ti_ab_error err;
+		/* A night has a level or nothing: a NaN or infinite value is
+		 * refused, not counted as a failed sample. */
+		struct ti_ab_set set = { .refuse_nonfinite = true };
+		struct ti_ab_error err = { .line = 0 };
 		int rc = ti_ab_read(&set, c->paths[i], c->metric, 1, &err);
 		const char *m = machine_of(&set);
 
+		/* A night whose run held no tests (a broken build, an empty
+		 * lit run) is a gap in the history, not the end of it. */
+		if (rc < 0 && err.empty) {
+			fprintf(stderr, "timeit-series: note: %s: no tests: skipped\n", c->paths[i]);
+			ti_ab_set_free(&set);
+			progress(i + 1, c->npaths, NULL);
+			continue;
+		}
 		if (rc < 0)
 			read_error(c->paths[i], rc, &err);
 		if (c->machine && m[0] && strcmp(m, c->machine) != 0) {
@@ -455,6 +465,10 @@ static size_t window(const struct config *c, const struct ti_series_history *h)
 	for (size_t i = 0; i < h->nruns; i++)
 		if (strcmp(h->runs[i].label, s) == 0)
 			return i;
+	/* A run labelled by the end of its path is still found by all of it. */
+	for (size_t i = 0; i < h->nruns; i++)
+		if (strcmp(h->runs[i].path, s) == 0)
+			return i;
 	usage_error("--since: no run is labelled '%s'", s);
 }
 
@@ -516,6 +530,10 @@ int main(int argc, char **argv)
 		load_lnt(&c, &h);
 	else
 		load_files(&c, &h);
+	/* Whole paths make the run column as wide as the tree they are in:
+	 * the file's name says which night it is. */
+	if ((rc = ti_series_short_labels(&h)) < 0)
+		fail("%s", strerror(-rc));
 	/* Nothing to analyze is an error, not "0 benchmarks": a metric no
 	 * run has (a typo), or inputs that hold no results. */
 	if (h.samples == 0)

@@ -209,5 +209,6 @@ tests_series_test_LDADD = $(SERIES_LIBS)
 TESTS += tests/drive-test
 check_PROGRAMS += tests/drive-test
 tests_drive_test_LDADD = $(DRIVE_LIBS)
-TESTS += tests/series-cli.sh tests/series-lnt.sh tests/series-lnt-answers.sh
-EXTRA_DIST += tests/series-cli.sh tests/series-lnt.sh tests/series-lnt-answers.sh
+TESTS += tests/series-cli.sh tests/series-lnt.sh tests/series-lnt-answers.sh tests/series-input.sh
+EXTRA_DIST += tests/series-cli.sh tests/series-lnt.sh tests/series-lnt-answers.sh \
+	tests/series-input.sh

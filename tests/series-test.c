@@ -284,6 +284,43 @@ static void test_factor(void)
 	ti_series_free(&h);
 }
 
+/* Runs labelled by their paths, and the labels ti_series_short_labels
+ * gives them: the fewest trailing components that tell all apart. */
+static void test_labels(void)
+{
+	static const struct {
+		int line;
+		const char *path[3], *label[3];	/* a NULL label: the run's order "7" */
+	} cases[] = {
+		{ __LINE__, { "lit/n1.json", "lit/n2.json", "n3.json" }, { "n1", "n2", "n3" } },
+		{ __LINE__, { "a/7/report.json", "a/8/report.json", "b/9/report.json" },
+		  { "7/report", "8/report", "9/report" } },
+		{ __LINE__, { "x/r.json", "y/r.json", "d6/" }, { "x/r", "y/r", "d6" } },
+		{ __LINE__, { "n1.json", "n2.json", "lnt.json" }, { "n1", "n2", NULL } },
+		/* A name that is another run's order at every depth: the paths. */
+		{ __LINE__, { "7.json", "8.json", "lnt.json" }, { "7.json", "8.json", NULL } },
+		{ __LINE__, { "/", "./7", "7.json" }, { "/", "./7", "7" } },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct ti_series_history h = { 0 };
+		bool ok = true;
+
+		for (size_t k = 0; k < 3; k++) {
+			struct ti_ab_set s = { 0 };
+			if (!cases[i].label[k])
+				snprintf(s.run.order, sizeof s.run.order, "7");
+			ok &= ti_series_add(&h, &s, cases[i].path[k], NULL) == 0;
+		}
+		ok &= ti_series_short_labels(&h) == 0;
+		for (size_t k = 0; ok && k < 3; k++)
+			ok = strcmp(h.runs[k].label, cases[i].label[k] ? cases[i].label[k] : "7") == 0;
+		TAP_OK(ok, "labels %s, %s, %s (row of line %d)", h.runs[0].label, h.runs[1].label,
+		       h.runs[2].label, cases[i].line);
+		ti_series_free(&h);
+	}
+}
+
 int main(void)
 {
 	test_rule();
@@ -292,5 +329,6 @@ int main(void)
 	test_time_key();
 	test_history();
 	test_factor();
+	test_labels();
 	return tap_done();
 }

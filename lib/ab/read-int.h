@@ -63,6 +63,9 @@ int ti_ab_read_lnt(struct ti_ab_set *set, const struct ti_ab_input *in, struct t
 /* Fill ERR for PATH (LINE 0: the whole file) and return -EINVAL. */
 int ti_ab_read_error(struct ti_ab_error *err, const char *path, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Fill ERR for PATH's "tests" list at LINE, which is empty (ERR->empty),
+ * and return -EINVAL. */
+int ti_ab_read_no_tests(struct ti_ab_error *err, const char *path, int line);
 /* Fill ERR with strerror(E) for PATH and return -E. */
 int ti_ab_read_sys_error(struct ti_ab_error *err, const char *path, int e);
 /* PATH's bytes, NUL-terminated (*LEN without it), malloc'd; or -errno
@@ -91,9 +94,12 @@ size_t ti_ab_read_failures(const struct ti_jsonread_value *status);
 /* V is a number that is NaN or infinite (jsonread reads Python's forms). */
 bool ti_ab_read_nonfinite(const struct ti_jsonread_value *v);
 /* Record run S of NAME as failed because its metric KEY is V, not a
- * finite number, the failure naming PATH and the value.  0 or -ENOMEM. */
-int ti_ab_read_add_nonfinite(struct ti_ab_set *set, const char *path, const char *name,
-			     struct ti_ab_sample s, const char *key, double v);
+ * finite number, the failure naming PATH and the value; or, when SET
+ * refuses such values, fill ERR naming PATH:LINE, NAME, KEY and V.  0,
+ * -ENOMEM or -EINVAL. */
+int ti_ab_read_add_nonfinite(struct ti_ab_set *set, struct ti_ab_error *err, const char *path,
+			     int line, const char *name, struct ti_ab_sample s, const char *key,
+			     double v);
 /* The error for a negative metric value V of KEY in benchmark NAME. */
 int ti_ab_read_negative(struct ti_ab_error *err, const char *path, int line,
 			const char *name, const char *key, double v);

@@ -126,7 +126,7 @@ static int entries_v1(const struct ti_ab_input *in, struct entries *l, struct ti
 		return ti_ab_read_error(err, in->path, tests->line, "\"Tests\" is %s, not an array",
 					ti_jsonread_a_type(tests->type));
 	if (tests->n == 0)
-		return ti_ab_read_error(err, in->path, tests->line, "no tests");
+		return ti_ab_read_no_tests(err, in->path, tests->line);
 	for (size_t i = 0; i < tests->n; i++) {
 		const struct ti_jsonread_value *e = &tests->items[i];
 		const struct ti_jsonread_value *nm = ti_jsonread_get(e, "Name");

@@ -145,8 +145,10 @@ int ti_ab_read_timeit(struct ti_ab_set *set, const struct ti_ab_input *in,
 		}
 		const struct ti_jsonread_value *mv = ti_jsonread_get(run, want);
 		if (ti_ab_read_nonfinite(mv)) {
-			if (ti_ab_read_add_nonfinite(set, path, name, s, want, mv->num) < 0)
-				return -ENOMEM;
+			int rc = ti_ab_read_add_nonfinite(set, err, path, mv->line, name, s, want,
+							  mv->num);
+			if (rc < 0)
+				return rc;
 			continue;
 		}
 		s.value = ti_ab_read_number(mv);

@@ -110,25 +110,32 @@ bool ti_ab_read_nonfinite(const struct ti_jsonread_value *v)
 	return v && v->type == TI_JSONREAD_NUMBER && !isfinite(v->num);
 }
 
-int ti_ab_read_add_nonfinite(struct ti_ab_set *set, const char *path, const char *name,
-			     struct ti_ab_sample s, const char *key, double v)
+int ti_ab_read_add_nonfinite(struct ti_ab_set *set, struct ti_ab_error *err, const char *path,
+			     int line, const char *name, struct ti_ab_sample s, const char *key,
+			     double v)
 {
+	const char *what = isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
 	char where[4400];
 
-	snprintf(where, sizeof where, "%s: %s is %s", path, key,
-		 isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
+	if (set->refuse_nonfinite)
+		return ti_ab_read_error(err, path, line, "%s: %s is %s, not a finite number", name,
+					key, what);
+	snprintf(where, sizeof where, "%s: %s is %s", path, key, what);
 	s.failed = true;
 	return ti_ab_set_add_run(set, name, s, where);
 }
 
-/* One number X of a metric: a run, a failed one when X is not finite. */
+/* One number X of a metric: a run, a failed one when X is not finite
+ * (an error when SET refuses those). */
 static int add_number(struct ti_ab_set *set, const struct ti_ab_input *in, const char *name,
 		      struct ti_ab_sample s, const struct ti_jsonread_value *x,
 		      struct ti_ab_error *err)
 {
+	int rc;
+
 	if (ti_ab_read_nonfinite(x))
-		return ti_ab_read_add_nonfinite(set, in->path, name, s, in->metric, x->num) < 0
-			       ? -ENOMEM : 1;
+		return (rc = ti_ab_read_add_nonfinite(set, err, in->path, x->line, name, s, in->metric,
+						      x->num)) < 0 ? rc : 1;
 	if (x->num < 0)
 		return ti_ab_read_negative(err, in->path, x->line, name, in->metric, x->num);
 	s.value = x->num;
@@ -183,6 +190,11 @@ int ti_ab_read_add_values(struct ti_ab_set *set, const struct ti_ab_input *in, c
 		total++;
 	for (size_t i = 0; v && v->type == TI_JSONREAD_ARRAY && i < v->n; i++) {
 		const struct ti_jsonread_value *x = &v->items[i];
+		if (x->type == TI_JSONREAD_NULL && set->drop_nulls) {
+			if (ti_ab_set_add_null(set, name) < 0)
+				return -ENOMEM;
+			continue;
+		}
 		if (x->type != TI_JSONREAD_NUMBER)
 			return ti_ab_read_error(err, in->path, x->line, "%s: sample is %s, not a number",
 						name, ti_jsonread_a_type(x->type));
@@ -227,7 +239,7 @@ const struct ti_jsonread_value *ti_ab_read_tests(const struct ti_ab_input *in,
 		*rc = ti_ab_read_error(err, in->path, tests->line, "\"tests\" is %s, not an array",
 				       ti_jsonread_a_type(tests->type));
 	else if (tests->n == 0)
-		*rc = ti_ab_read_error(err, in->path, tests->line, "no tests");
+		*rc = ti_ab_read_no_tests(err, in->path, tests->line);
 	else
 		return tests;
 	return NULL;

@@ -25,16 +25,26 @@ int ti_ab_read_error(struct ti_ab_error *err, const char *path, int line,
 
 	snprintf(err->path, sizeof err->path, "%s", path);
 	err->line = line;
+	err->empty = false;
 	va_start(ap, fmt);
 	vsnprintf(err->what, sizeof err->what, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
 
+int ti_ab_read_no_tests(struct ti_ab_error *err, const char *path, int line)
+{
+	int rc = ti_ab_read_error(err, path, line, "no tests");
+
+	err->empty = true;
+	return rc;
+}
+
 int ti_ab_read_sys_error(struct ti_ab_error *err, const char *path, int e)
 {
 	snprintf(err->path, sizeof err->path, "%s", path);
 	err->line = 0;
+	err->empty = false;
 	snprintf(err->what, sizeof err->what, "%s", strerror(e));
 	return -e;
 }

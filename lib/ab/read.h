@@ -17,6 +17,8 @@ struct ti_ab_error {
 	char path[4096];	/* the offending file */
 	int line;		/* 1-based, or 0 when the whole file is meant */
 	char what[256];
+	bool empty;		/* the input is well formed but holds no tests: a
+				 * history skips such a night, a comparison cannot */
 };
 
 /* Add the benchmarks found at PATH (a file or a directory searched for

@@ -79,6 +79,58 @@ void ti_ab_report_cell(char *out, size_t len, const char *s)
 	out[o] = '\0';
 }
 
+size_t ti_ab_report_utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+size_t ti_ab_report_width(const char *s)
+{
+	size_t n = strlen(s), c = 0;
+
+	for (size_t i = 0; i < n; c++) {
+		size_t l = ti_ab_report_utf8_len((const unsigned char *)s + i, n - i);
+		i += l ? l : 1;
+	}
+	return c;
+}
+
+void ti_ab_report_pad(struct ti_buf *o, const char *s, size_t width, bool left)
+{
+	size_t w = ti_ab_report_width(s);
+
+	/* printf's %-*s counts bytes: a name in UTF-8 would come out short. */
+	if (left)
+		ti_buf_printf(o, "%s", s);
+	for (; w < width; w++)
+		ti_buf_append(o, " ", 1);
+	if (!left)
+		ti_buf_printf(o, "%s", s);
+}
+
 void ti_ab_report_md(struct ti_buf *o, const char *s)
 {
 	for (; *s; s++) {

@@ -7,6 +7,7 @@
 #ifndef TI_AB_REPORT_CELL_H
 #define TI_AB_REPORT_CELL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "buf.h"
@@ -31,6 +32,19 @@ void ti_ab_report_num(char *s, size_t len, double v);
 /* S for a text table cell of OUT's LEN bytes: control characters as C
  * escapes, so that a line break in a name cannot break a row. */
 void ti_ab_report_cell(char *out, size_t len, const char *s);
+
+/* The length of the UTF-8 sequence starting at S (of at most N bytes),
+ * or 0 when it is not a valid one (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF). */
+size_t ti_ab_report_utf8_len(const unsigned char *s, size_t n);
+
+/* The columns S takes on a terminal: one per valid UTF-8 sequence, and
+ * one per byte that is not part of one (shown as U+FFFD). */
+size_t ti_ab_report_width(const char *s);
+
+/* S into O padded with spaces to WIDTH columns (ti_ab_report_width),
+ * LEFT-aligned or right-aligned. */
+void ti_ab_report_pad(struct ti_buf *o, const char *s, size_t width, bool left);
 
 /* S into O for Markdown, its markup characters escaped. */
 void ti_ab_report_md(struct ti_buf *o, const char *s);

@@ -12,57 +12,13 @@
 #include "report-int.h"
 #include "report.h"
 
-/* The length of the UTF-8 sequence starting at S (of at most N bytes),
- * or 0 when it is not a valid one (RFC 3629: no overlong forms, no
- * surrogates, nothing above U+10FFFF). */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
-/* Characters of S: valid UTF-8 sequences count one each, as does every
- * byte that is not part of one (it is shown as U+FFFD). */
-static size_t chars(const char *s)
-{
-	size_t n = strlen(s), c = 0;
-
-	for (size_t i = 0; i < n; c++) {
-		size_t l = utf8_len((const unsigned char *)s + i, n - i);
-		i += l ? l : 1;
-	}
-	return c;
-}
-
 /* The last K characters of S. */
 static const char *last_chars(const char *s, size_t k)
 {
-	size_t skip = chars(s) > k ? chars(s) - k : 0, n = strlen(s), i = 0;
+	size_t w = ti_ab_report_width(s), skip = w > k ? w - k : 0, n = strlen(s), i = 0;
 
 	while (skip-- > 0 && i < n) {
-		size_t l = utf8_len((const unsigned char *)s + i, n - i);
+		size_t l = ti_ab_report_utf8_len((const unsigned char *)s + i, n - i);
 		i += l ? l : 1;
 	}
 	return s + i;
@@ -79,7 +35,7 @@ static void xml_text(struct ti_buf *o, const char *s)
 
 	for (size_t i = 0; i < n;) {
 		unsigned char ch = (unsigned char)s[i];
-		size_t l = utf8_len((const unsigned char *)s + i, n - i);
+		size_t l = ti_ab_report_utf8_len((const unsigned char *)s + i, n - i);
 
 		if (!l) {
 			ti_buf_append(o, "\xef\xbf\xbd", 3);
@@ -174,7 +130,7 @@ static void svg_row(struct ti_buf *o, const struct svg_geom *gm, size_t i,
 				 "fill=\"#f4f4f4\" fill-opacity=\"0.6\"/>\n",
 			      y - gm->row_h / 2, gm->width, gm->row_h);
 	ti_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", gm->label_w, y + 4);
-	if (chars(r->name) > gm->label_chars) {
+	if (ti_ab_report_width(r->name) > gm->label_chars) {
 		ti_buf_printf(o, "\u2026");
 		xml_text(o, last_chars(r->name, gm->label_chars - 1));
 	} else {
@@ -225,8 +181,8 @@ static size_t svg_rows(const struct ti_ab_result *res, const struct ti_ab_report
 		/* Beyond SVG_RANGE_MAX (a denormal baseline) the dot sits at
 		 * the edge; its text says the change. */
 		gm->range = fmax(gm->range, fmin(fabs(ti_ab_report_change(r->est)), SVG_RANGE_MAX));
-		if (chars(r->name) > gm->label_chars)
-			gm->label_chars = chars(r->name);
+		if (ti_ab_report_width(r->name) > gm->label_chars)
+			gm->label_chars = ti_ab_report_width(r->name);
 	}
 	qsort(s, k, sizeof *s, cmp_change);
 	if (gm->label_chars > 48)

@@ -104,6 +104,16 @@ static struct ti_ab_bench *bench_get(struct ti_ab_set *set, const char *name)
 	return b;
 }
 
+int ti_ab_set_add_null(struct ti_ab_set *set, const char *name)
+{
+	struct ti_ab_bench *b = bench_get(set, name);
+
+	if (!b)
+		return -ENOMEM;
+	b->nulls++;
+	return 0;
+}
+
 int ti_ab_set_add_run(struct ti_ab_set *set, const char *name, struct ti_ab_sample s,
 		       const char *where)
 {

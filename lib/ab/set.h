@@ -45,6 +45,7 @@ struct ti_ab_bench {
 	size_t failures;	/* runs that failed */
 	size_t lacking;		/* runs that succeeded without the metric */
 	size_t flagged;		/* successful runs with the metric and noise flags */
+	size_t nulls;		/* null samples left out (ti_ab_set.drop_nulls) */
 	char *failed_in;	/* where the first failure was recorded */
 	char *hash;		/* binary identity, or NULL */
 	enum ti_ab_hash_kind hash_kind;
@@ -72,12 +73,24 @@ struct ti_ab_set {
 	size_t skipped;		/* unreadable subdirectories left out */
 	char skipped_first[1024];	/* the first of them, with why */
 	struct ti_ab_run_info run;
+	/* Set by the caller before reading: a NaN or infinite value is an
+	 * error (a history's night has no level to take from it), not a
+	 * failed run (a comparison counts it and goes on). */
+	bool refuse_nonfinite;
+	/* Set by the caller before reading: a null in a list of samples (an
+	 * LNT server's row without the metric) is left out and counted in
+	 * its benchmark's NULLS, not an error. */
+	bool drop_nulls;
 };
 
 /* Record run S of NAME in SET (S.failed, or S.value NAN: lacking the
  * metric); WHERE names the file of a failure.  Returns 0 or -ENOMEM. */
 int ti_ab_set_add_run(struct ti_ab_set *set, const char *name, struct ti_ab_sample s,
 		      const char *where);
+
+/* Count a null sample of NAME, left out (SET->drop_nulls).  Returns 0 or
+ * -ENOMEM. */
+int ti_ab_set_add_null(struct ti_ab_set *set, const char *name);
 
 /* Record that NAME's run simulated the cache GEOMETRY (its caches and
  * weights, as one text).  Returns 0 or -ENOMEM. */

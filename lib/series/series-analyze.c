@@ -179,8 +179,10 @@ static int levels(struct ti_series_row *row, struct work *w, const struct ti_ser
 
 	for (size_t i = 0; i < b->n; i++) {
 		row->failed += b->p[i].failed;
+		row->nulls += b->p[i].nulls;
 		if (isnan(b->p[i].level) || b->p[i].level <= 0) {
 			row->failed_runs += b->p[i].failed > 0;
+			row->zero_runs += !isnan(b->p[i].level);
 			continue;
 		}
 		w->idx[n] = i;

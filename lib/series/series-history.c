@@ -115,8 +115,9 @@ int ti_series_add(struct ti_series_history *h, const struct ti_ab_set *set, cons
 		}
 		/* A benchmark named without a single run of the metric is not
 		 * in this run. */
-		if (k == 0 && ab->failures == 0)
+		if (k == 0 && ab->failures == 0 && ab->nulls == 0)
 			continue;
+		pt.nulls = (uint32_t)(ab->nulls > UINT32_MAX ? UINT32_MAX : ab->nulls);
 		pt.n = (uint32_t)k;
 		pt.failed = (uint32_t)(ab->failures > UINT32_MAX ? UINT32_MAX : ab->failures);
 		if (k) {
@@ -294,6 +295,91 @@ int ti_series_sort_runs(struct ti_series_history *h, const char *const *key)
 	free(runs);
 	free(to);
 	return 0;
+}
+
+/* The last K components of PATH (trailing slashes left out), without a
+ * ".json" extension, into OUT (LEN bytes); the whole path when it has
+ * fewer.  Whether it is the whole path. */
+static bool path_tail(const char *path, size_t k, char *out, size_t len)
+{
+	size_t n = strlen(path), start;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	start = n;
+	while (k > 0 && start > 0) {
+		start--;
+		if (path[start] == '/' && --k == 0)
+			start++;
+	}
+	/* "/" has no component: it stays itself. */
+	if (start >= n)
+		start = 0;
+	snprintf(out, len, "%.*s", (int)(n - start), path + start);
+	size_t m = strlen(out);
+	if (m > 5 && strcmp(out + m - 5, ".json") == 0)
+		out[m - 5] = '\0';
+	return start == 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether the N labels L (sorted here) are all different. */
+static bool distinct(char **l, size_t n)
+{
+	qsort(l, n, sizeof *l, cmp_str);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(l[i - 1], l[i]) == 0)
+			return false;
+	return true;
+}
+
+int ti_series_short_labels(struct ti_series_history *h)
+{
+	char **l = calloc(h->nruns ? h->nruns : 1, sizeof *l), **sorted;
+	int rc = -ENOMEM;
+
+	if (!l || !(sorted = malloc((h->nruns ? h->nruns : 1) * sizeof *sorted))) {
+		free(l);
+		return rc;
+	}
+	/* The fewest trailing components that tell every night apart, the
+	 * same for all, so that labels of one history read alike. */
+	for (size_t k = 1;; k++) {
+		bool whole = true;
+		for (size_t i = 0; i < h->nruns; i++) {
+			const struct ti_series_run *r = &h->runs[i];
+			size_t len = strlen(r->path) + 1;
+			free(l[i]);
+			if (!(l[i] = malloc(len)))
+				goto out;
+			if (strcmp(r->label, r->path) != 0)
+				snprintf(l[i], len, "%s", r->label);	/* an order */
+			else
+				whole &= path_tail(r->path, k, l[i], len);
+			sorted[i] = l[i];
+		}
+		if (distinct(sorted, h->nruns)) {
+			for (size_t i = 0; i < h->nruns; i++) {
+				free(h->runs[i].label);
+				h->runs[i].label = l[i];
+				l[i] = NULL;
+			}
+			break;
+		}
+		if (whole)
+			break;	/* not even whole paths less .json: keep the paths */
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < h->nruns; i++)
+		free(l[i]);
+	free(l);
+	free(sorted);
+	return rc;
 }
 
 void ti_series_free(struct ti_series_history *h)

@@ -327,11 +327,19 @@ static void metric_of(struct ti_json *j, const struct ti_jsonread_value *const *
 		ti_json_string(j, key, rows[f]->items[k].str);
 		return;
 	}
+	/* A row that carries a metric as null (LNT's rows may have every
+	 * field of the suite) is written as null, for the reader to count
+	 * what is left out (ti_ab_set.drop_nulls); a null status is no
+	 * status, left out as before. */
+	size_t kl = strlen(key);
+	bool status = kl >= 7 && strcmp(key + kl - 7, "_status") == 0;
 	ti_json_array(j, key);
 	for (size_t r = f; r < e; r++) {
 		const struct ti_jsonread_value *v = ti_jsonread_get(rows[r], key);
 		if (v && v->type == TI_JSONREAD_NUMBER)
 			ti_json_double(j, NULL, v->num);
+		else if (v && v->type == TI_JSONREAD_NULL && !status)
+			ti_json_string(j, NULL, NULL);
 	}
 	ti_json_end(j, ']');
 }
@@ -381,7 +389,8 @@ static int add_report(struct ti_series_history *h, const struct ti_buf *text, co
 {
 	const char *dir = getenv("TMPDIR");
 	char path[4096];
-	struct ti_ab_set set = { 0 };
+	/* NaN refused as in timeit-series's files; the rows' nulls counted. */
+	struct ti_ab_set set = { .refuse_nonfinite = true, .drop_nulls = true };
 	int fd, rc;
 
 	snprintf(path, sizeof path, "%s/timeit-series-XXXXXX", dir && *dir ? dir : "/tmp");

@@ -58,34 +58,100 @@ static void cells(const struct ti_series_history *h, const struct ti_series_row 
 		 ch->cause != TI_SERIES_CAUSE_MACHINE ? "REGRESSED" : "new");
 }
 
+/* N's noun: ONE for 1, MANY otherwise ("1 run", "2 runs"). */
+static const char *nn(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* How many of ROW's changes O lists. */
+static size_t listed_in(const struct ti_series_row *row, const struct ti_series_report_opts *o)
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < row->nch; j++)
+		n += listed(&row->ch[j], o);
+	return n;
+}
+
+/* The names of the rows of R that WHICH picks (at least one), into O:
+ * the first few, then how many more, so that a note of a thousand
+ * benchmarks stays a line. */
+#define NAMES_SHOWN 3
+static void names(struct ti_buf *o, const struct ti_series_result *r,
+		  bool (*which)(const struct ti_series_row *))
+{
+	size_t n = 0, shown = 0;
+	char name[CELL];
+
+	for (size_t i = 0; i < r->n; i++)
+		n += which(&r->rows[i]);
+	for (size_t i = 0; i < r->n && shown < NAMES_SHOWN; i++) {
+		if (!which(&r->rows[i]))
+			continue;
+		ti_ab_report_cell(name, sizeof name, r->rows[i].b->name);
+		shown++;
+		ti_buf_printf(o, "%s%s", shown == 1 ? "" : shown == n ? " and " : ", ", name);
+	}
+	if (n > shown)
+		ti_buf_printf(o, " and %zu more", n - shown);
+}
+
+static bool has_disturbed(const struct ti_series_row *row)
+{
+	return row->disturbed > 0;
+}
+
+static bool all_zero(const struct ti_series_row *row)
+{
+	return row->zero_runs > 0 && row->runs == 0;
+}
+
+static bool some_zero(const struct ti_series_row *row)
+{
+	return row->zero_runs > 0 && row->runs > 0;
+}
+
 /* The notes of the report, each with PREFIX: the history, the window, and
- * what the rule left out or could not tell yet. */
+ * what the rule left out or could not tell yet.  The counts are of what
+ * is listed under O. */
 static void notes(struct ti_buf *o, const struct ti_series_history *h,
 		  const struct ti_series_result *r, const struct ti_series_config *c,
-		  const char *prefix)
+		  const struct ti_series_report_opts *opt, const char *prefix)
 {
 	char t[64];
-	size_t failed = 0, disturbed = 0;
+	size_t failed = 0, disturbed = 0, zero = 0, shown = 0, all0 = 0;
+	size_t win = h->nruns - c->since;
 
+	for (size_t i = 0; i < r->n; i++) {
+		shown += listed_in(&r->rows[i], opt);
+		failed += r->rows[i].failed_runs;
+		disturbed += r->rows[i].disturbed;
+		zero += some_zero(&r->rows[i]) ? r->rows[i].zero_runs : 0;
+		all0 += all_zero(&r->rows[i]);
+	}
 	if (h->nruns)
-		ti_buf_printf(o, "%s%zu runs, %s .. %s; %zu benchmarks; window: %zu runs from %s "
-			      "(index %zu)\n", prefix, h->nruns, h->runs[0].label,
-			      h->runs[h->nruns - 1].label, r->n, h->nruns - c->since,
+		ti_buf_printf(o, "%s%zu %s, %s .. %s; %zu %s; window: %zu %s from %s (index %zu)\n",
+			      prefix, h->nruns, nn(h->nruns, "run", "runs"), h->runs[0].label,
+			      h->runs[h->nruns - 1].label, r->n, nn(r->n, "benchmark", "benchmarks"),
+			      win, nn(win, "run", "runs"),
 			      c->since < h->nruns ? h->runs[c->since].label : "-", c->since);
 	if (c->machine_factor)
 		ti_buf_printf(o, "%slevels relative to each night's machine factor, from %zu "
-			      "benchmark%s whose binary never changed%s\n", prefix, r->factor_refs,
-			      r->factor_refs == 1 ? "" : "s",
+			      "%s whose binary never changed%s\n", prefix, r->factor_refs,
+			      nn(r->factor_refs, "benchmark", "benchmarks"),
 			      r->factor_refs < 3 ? " (fewer than 3: no factor)" : "");
-	ti_buf_printf(o, "%s%zu change point%s at the gate of %g%%; %zu regression%s start in the "
-		      "window\n", prefix, r->changes, r->changes == 1 ? "" : "s", c->min_change,
-		      r->regressions, r->regressions == 1 ? "" : "s");
+	ti_buf_printf(o, "%s%zu %s at the gate of %g%%", prefix, shown,
+		      nn(shown, "change point", "change points"), c->min_change);
+	if (r->changes > shown)
+		ti_buf_printf(o, " (%zu older %s left out: --only-recent)", r->changes - shown,
+			      nn(r->changes - shown, "one", "ones"));
+	ti_buf_printf(o, "; %zu %s in the window\n", r->regressions,
+		      nn(r->regressions, "regression starts", "regressions start"));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ti_series_row *row = &r->rows[i];
 		char name[CELL];
 
-		failed += row->failed_runs;
-		disturbed += row->disturbed;
 		if (!row->pending)
 			continue;
 		ti_ab_report_cell(name, sizeof name, row->b->name);
@@ -93,12 +159,38 @@ static void notes(struct ti_buf *o, const struct ti_series_history *h,
 		ti_buf_printf(o, "%s%s: the last run is %s off the level: a change there cannot be told "
 			      "from a bad night yet (the next run will tell)\n", prefix, name, t);
 	}
-	if (disturbed)
-		ti_buf_printf(o, "%s%zu disturbed night%s left out (a run far off the runs on both "
-			      "sides)\n", prefix, disturbed, disturbed == 1 ? "" : "s");
+	if (disturbed) {
+		ti_buf_printf(o, "%s%zu disturbed %s left out (a run far off the runs on both "
+			      "sides): ", prefix, disturbed, nn(disturbed, "night", "nights"));
+		names(o, r, has_disturbed);
+		ti_buf_printf(o, "\n");
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		char name[CELL];
+		size_t n = r->rows[i].nulls;
+
+		if (!n)
+			continue;
+		ti_ab_report_cell(name, sizeof name, r->rows[i].b->name);
+		ti_buf_printf(o, "%s%s: %zu null %s left out\n", prefix, name, n,
+			      nn(n, "value", "values"));
+	}
 	if (failed)
-		ti_buf_printf(o, "%s%zu benchmark-run%s failed every sample, kept out\n", prefix,
-			      failed, failed == 1 ? "" : "s");
+		ti_buf_printf(o, "%s%zu %s every sample, kept out\n", prefix, failed,
+			      nn(failed, "benchmark-run failed", "benchmark-runs failed"));
+	/* A level of 0 has no ratio to another: said, never dropped
+	 * silently. */
+	if (all0) {
+		ti_buf_printf(o, "%s", prefix);
+		names(o, r, all_zero);
+		ti_buf_printf(o, ": all values 0: not analysed\n");
+	}
+	if (zero) {
+		ti_buf_printf(o, "%s%zu %s at 0 left out: ", prefix, zero,
+			      nn(zero, "benchmark-run", "benchmark-runs"));
+		names(o, r, some_zero);
+		ti_buf_printf(o, "\n");
+	}
 }
 
 static void format_text(struct ti_buf *o, const struct ti_series_history *h,
@@ -108,8 +200,10 @@ static void format_text(struct ti_buf *o, const struct ti_series_history *h,
 	static char cell[C_COUNT][CELL];
 	size_t w[C_COUNT];
 
+	/* Widths in columns, not bytes: a name in UTF-8 would misalign the
+	 * rows after it. */
 	for (int k = 0; k < C_COUNT; k++)
-		w[k] = strlen(title[k]);
+		w[k] = ti_ab_report_width(title[k]);
 	for (int pass = 0; pass < 2; pass++) {
 		for (int k = 0; pass == 1 && k < C_COUNT; k++) {
 			if (md) {
@@ -117,7 +211,8 @@ static void format_text(struct ti_buf *o, const struct ti_series_history *h,
 				ti_ab_report_md(o, title[k]);
 				ti_buf_printf(o, " |");
 			} else {
-				ti_buf_printf(o, k == C_NAME ? "%-*s" : "  %*s", (int)w[k], title[k]);
+				ti_buf_printf(o, "%s", k == C_NAME ? "" : "  ");
+				ti_ab_report_pad(o, title[k], w[k], k == C_NAME);
 			}
 		}
 		if (pass == 1) {
@@ -135,15 +230,16 @@ static void format_text(struct ti_buf *o, const struct ti_series_history *h,
 					continue;
 				cells(h, &r->rows[i], ch, cell);
 				for (int k = 0; k < C_COUNT; k++) {
+					size_t cw = ti_ab_report_width(cell[k]);
 					if (pass == 0) {
-						w[k] = strlen(cell[k]) > w[k] ? strlen(cell[k]) : w[k];
+						w[k] = cw > w[k] ? cw : w[k];
 					} else if (md) {
 						ti_buf_printf(o, "%s ", k ? "" : "|");
 						ti_ab_report_md(o, cell[k]);
 						ti_buf_printf(o, " |");
 					} else {
-						ti_buf_printf(o, k == C_NAME ? "%-*s" : "  %*s", (int)w[k],
-							      cell[k]);
+						ti_buf_printf(o, "%s", k == C_NAME ? "" : "  ");
+						ti_ab_report_pad(o, cell[k], w[k], k == C_NAME);
 					}
 				}
 				if (pass == 1)
@@ -152,7 +248,7 @@ static void format_text(struct ti_buf *o, const struct ti_series_history *h,
 		}
 	}
 	ti_buf_printf(o, "\n");
-	notes(o, h, r, c, md ? "- " : "");
+	notes(o, h, r, c, opt, md ? "- " : "");
 }
 
 static void format_csv(struct ti_buf *o, const struct ti_series_history *h,
@@ -240,6 +336,8 @@ static void format_json(struct ti_buf *o, const struct ti_series_history *h,
 		ti_json_uint(&j, "failed_runs", row->failed_runs);
 		ti_json_uint(&j, "failed_samples", row->failed);
 		ti_json_uint(&j, "disturbed_runs", row->disturbed);
+		ti_json_uint(&j, "zero_runs", row->zero_runs);
+		ti_json_uint(&j, "null_values", row->nulls);
 		ti_json_bool(&j, "last_run_pending", row->pending);
 		ti_json_double(&j, "last_run_change", row->pending_change);
 		ti_json_array(&j, "changes");
@@ -251,7 +349,12 @@ static void format_json(struct ti_buf *o, const struct ti_series_history *h,
 		ti_json_end(&j, '}');
 	}
 	ti_json_end(&j, ']');
-	ti_json_uint(&j, "changes", r->changes);
+	/* The changes listed, as the text's summary counts them. */
+	size_t shown = 0;
+	for (size_t i = 0; i < r->n; i++)
+		shown += listed_in(&r->rows[i], opt);
+	ti_json_uint(&j, "changes", shown);
+	ti_json_uint(&j, "changes_left_out", r->changes - shown);
 	ti_json_uint(&j, "regressions", r->regressions);
 	ti_json_uint(&j, "pending", r->pending);
 	ti_json_int(&j, "exit_status", opt->status);

@@ -17,7 +17,8 @@
 
 /* One run (a night) of the history. */
 struct ti_series_run {
-	char *label;		/* how reports name it: its order, else its path */
+	char *label;		/* how reports name it: its order, else its path
+				 * (ti_series_short_labels: the end of it) */
 	char *path;		/* where it was read from */
 	struct ti_ab_run_info info;	/* machine, order, start time ("": unknown) */
 };
@@ -27,6 +28,7 @@ struct ti_series_point {
 	uint32_t run;		/* index into the history's runs */
 	uint32_t n;		/* samples that passed with the metric */
 	uint32_t failed;	/* samples that failed */
+	uint32_t nulls;		/* samples that were null, left out (--lnt) */
 	double level;		/* their median; NAN when none passed */
 	uint64_t hash;		/* a digest of the binary's identity, 0: unknown */
 };
@@ -63,6 +65,14 @@ int ti_series_sort_runs(struct ti_series_history *h, const char *const *key);
  * time: seconds since 1970 in UTC and nanoseconds, each zero-padded.
  * Returns 0, or -EINVAL for text that is no such time. */
 int ti_series_time_key(const char *s, char *out, size_t len);
+
+/* Label each run of H that is labelled by its path by the fewest trailing
+ * components of it (the same number for every run, ".json" left out)
+ * that tell every run of H apart: nightly/7/report.json is "7/report"
+ * beside nightly/8/report.json, n7.json is "n7"; runs labelled by their
+ * order keep it, and paths that stay alike keep their whole path.
+ * Returns 0 or -ENOMEM. */
+int ti_series_short_labels(struct ti_series_history *h);
 
 /* Free everything H owns and empty it. */
 void ti_series_free(struct ti_series_history *h);
@@ -146,6 +156,9 @@ struct ti_series_row {
 	size_t runs;		/* runs with a level */
 	size_t failed_runs;	/* runs where every sample failed */
 	size_t failed;		/* failed samples */
+	size_t nulls;		/* null samples left out */
+	size_t zero_runs;	/* runs whose level is 0: a ratio to 0 is no change,
+				 * so they are left out (all of them: not analysed) */
 	size_t disturbed;	/* disturbed nights left out */
 	size_t first_disturbed;	/* the first of them (a run index) */
 	bool pending;		/* the last run is off the level: a change there
