@@ -25,6 +25,7 @@
 #include "drive.h"
 #include "os.h"
 #include "record.h"
+#include "report-cell.h"
 #include "suggest.h"
 #include "util.h"
 
@@ -1147,10 +1148,13 @@ static int verdict(const struct cli *cl, const char *sched)
 	struct ti_buf t = { 0 };
 	ti_buf_printf(&t, "rounds: how many each test got, and why its sampling stopped\n");
 	ti_buf_printf(&t, "%-56s %6s  %s\n", "test", "rounds", "stopped");
-	for (size_t k = 0; k < own.d.n; k++)
-		ti_buf_printf(&t, "%-56s %6u  %s%s%s\n", own.d.t[k].name, own.d.t[k].rounds,
+	for (size_t k = 0; k < own.d.n; k++) {
+		/* Padded by display width: a UTF-8 name is fewer columns than bytes. */
+		ti_ab_report_pad(&t, own.d.t[k].name, 56, true);
+		ti_buf_printf(&t, " %6u  %s%s%s\n", own.d.t[k].rounds,
 			      ti_drive_stop_name[own.d.t[k].stop], own.d.t[k].why[0] ? ": " : "",
 			      own.d.t[k].why);
+	}
 	ti_buf_printf(&t, "schedule: %s\n", sched);
 	for (size_t k = 0; k < cl->ncmd; k++)
 		ti_buf_printf(&t, "%c%s%s%s: %s%s\n", "AB"[k], cl->nname ? " (" : "",

@@ -34,4 +34,15 @@ grep -q '^newline,1,1,no,1,1.1,0.1,' t.csv || fail "csv: a plain row changed: $(
 grep -qF "$long " t.txt || fail "text: the 3000-byte name cut"
 "$COMPARE" --svg t.svg A B > /dev/null || [ $? -eq 1 ] || fail "svg: status $?"
 grep -qF "new$(printf '\342\220\212')line" t.svg || fail "svg: the line break not shown"
+# The text table's columns by display width: a UTF-8 name (café, 5 bytes,
+# 4 columns) lines up with an ASCII one.
+mkdir U8A U8B
+for d in U8A U8B; do
+	printf 'exit 0\nreal 1\nuser 1.0\nsys 0\n' > "$d/caf$(printf '\303\251').time"
+	printf 'exit 0\nreal 1\nuser 1.0\nsys 0\n' > "$d/plain.time"
+done
+"$COMPARE" U8A U8B > u8.txt || [ $? -eq 1 ] || fail "utf-8: status $?"
+cols=$(sed -n '2,3p' u8.txt | while IFS= read -r l; do
+	printf '%s' "${l%%1 *}" | iconv -f UTF-8 -t UTF-32LE | wc -c; done | sort -u | wc -l)
+[ "$cols" -eq 1 ] || fail "utf-8 name misaligned: $(cat u8.txt)"
 exit 0

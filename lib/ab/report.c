@@ -11,6 +11,7 @@
 
 #include "json.h"
 #include "report-int.h"
+#include "report-cell.h"
 #include "report.h"
 
 enum col { C_NAME, C_NA, C_NB, C_MEDA, C_MEDB, C_CHANGE, C_CI, C_SPA, C_SPB, C_P,
@@ -209,9 +210,11 @@ static void format_text(struct ti_buf *o, const struct ti_ab_result *res,
 		if (!ti_ab_report_listed(&res->rows[i], opt))
 			continue;
 		cells(&res->rows[i], cell);
+		/* Columns by display width: a UTF-8 name is fewer columns
+		 * than bytes. */
 		for (int k = 0; k < C_COUNT; k++)
-			if (strlen(cell[k]) > w[k])
-				w[k] = strlen(cell[k]);
+			if (ti_ab_report_width(cell[k]) > w[k])
+				w[k] = ti_ab_report_width(cell[k]);
 	}
 	for (size_t i = 0; i <= res->n; i++) {
 		if (i > 0 && !ti_ab_report_listed(&res->rows[i - 1], opt))
@@ -230,7 +233,7 @@ static void format_text(struct ti_buf *o, const struct ti_ab_result *res,
 				ti_buf_append(o, "  ", 2);
 			if (k == C_VERDICT && col)
 				ti_buf_printf(o, "%s", col);
-			ti_buf_printf(o, left ? "%-*s" : "%*s", k == C_WHY ? 0 : (int)w[k], cell[k]);
+			ti_ab_report_pad(o, cell[k], k == C_WHY ? 0 : w[k], left);
 			if (k == C_VERDICT && col)
 				ti_buf_printf(o, "\033[0m");
 		}
