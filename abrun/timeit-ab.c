@@ -39,12 +39,14 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: %s [options] BUILD_A BUILD_B [-- LIT_ARGUMENTS ...]\n"
 		"       %s [options] --cmd COMMAND_A --cmd COMMAND_B\n"
+		"       %s [options] --compile BUILD_A BUILD_B\n"
 		"       %s --suite RUNFILE -o DIR [options] BENCHMARK ...\n"
 		"\n"
 		"Run lit on two configured and built lit test directories (e.g. two\n"
 		"llvm-test-suite build trees) in rounds, sample again only the tests that\n"
 		"are still undecided, and print timeit-compare's verdict over every round.\n"
-		"With --cmd, the same for two command lines, each run under timeit.\n"
+		"With --cmd, the same for two command lines, each run under timeit; with\n"
+		"--compile, for the compiles of two build trees (compile_commands.json).\n"
 		"\n"
 		"options:\n"
 		"  -o, --output DIR           keep every round's lit -o JSON in DIR (default\n"
@@ -87,6 +89,12 @@ static void usage(FILE *f)
 		"      --no-identity          --cmd: sample even when both commands run\n"
 		"                             byte-identical files with the same arguments\n"
 		"                             (an A/A check of the machine's noise)\n"
+		"      --compile              BUILD_A and BUILD_B are build trees with a\n"
+		"                             compile_commands.json: each unit's compile run\n"
+		"                             again under timeit from its own directory, its\n"
+		"                             outputs to DIR/SIDE/scratch; a program's\n"
+		"                             compile_time (its units' sum) is compared\n"
+		"      --per-unit             --compile: compare each unit, not each program\n"
 		"      --suite RUNFILE        make ab's runner: each run is sh RUNFILE SIDE\n"
 		"                             BENCHMARK ROUND, results in DIR/SIDE/results\n"
 		"      --replace              -o names an earlier run's directory: remove\n"
@@ -105,7 +113,7 @@ static void usage(FILE *f)
 		"fails, when every test of a round failed on a side, or when a file of the run\n"
 		"could not be written (after the verdict); 130 when interrupted.\n"
 		"See timeit-ab(1).\n",
-		prog, prog, prog, prog);
+		prog, prog, prog, prog, prog);
 	if (TI_BUG_URL[0])
 		fprintf(f, "\nReport bugs to: %s\n", TI_BUG_URL);
 }
@@ -416,6 +424,7 @@ static struct {
 	char *rout;
 	struct ti_drive d;
 	char *cmd_text[2], **cmd_words[2], **cmd_argv[2], *cmd_file[2], *label;
+	bool metric_given;	/* -C --metric or -m */
 } own;
 
 static void free_words(char **v)
@@ -461,6 +470,7 @@ struct cli {
 	const char *cmd[2], *name[2];	/* --cmd A --cmd B, --name for each */
 	size_t ncmd, nname;
 	bool no_shell, no_identity, replace;
+	bool compile, per_unit;	/* --compile BUILD_A BUILD_B, --per-unit */
 	char *label;		/* --cmd: the test's name */
 };
 
@@ -498,7 +508,7 @@ static int parse(int argc, char **argv, struct cli *cl)
 #define VALUE() (val ? val : i + 1 < argc ? argv[++i] : (die("%s: needs an argument", name), ""))
 		if (val && (IS("-h") || IS("--help") || IS("--version") || IS("-q") || IS("--quiet") ||
 			    IS("--check") || IS("-N") || IS("--no-shell") || IS("--no-identity") ||
-			    IS("--replace")))
+			    IS("--replace") || IS("--compile") || IS("--per-unit")))
 			die("%s: takes no argument", name);
 		if (cl->npos > 0 && !cl->suite)
 			die("'%s': lit arguments come after '--'", a);
@@ -592,14 +602,18 @@ static int parse(int argc, char **argv, struct cli *cl)
 			cl->no_identity = true;
 		} else if (IS("--replace")) {
 			cl->replace = true;
+		} else if (IS("--compile")) {
+			cl->compile = true;
+		} else if (IS("--per-unit")) {
+			cl->per_unit = true;
 		} else if (IS("-q") || IS("--quiet")) {
 			cl->pr.quiet = true;
 		} else if (IS("--check")) {
 			cl->check = true;
 		} else {
 			static const char *const own_options[] = {
-				"--budget", "--check", "--cmd", "--compare", "--compare-option", "--cpu",
-				"--help", "--lit", "--look-every", "--max-samples", "--min-samples",
+				"--budget", "--check", "--cmd", "--compare", "--compare-option",
+				"--compile", "--cpu", "--help", "--per-unit", "--lit", "--look-every", "--max-samples", "--min-samples",
 				"--name", "--no-identity", "--no-shell", "--order", "--output",
 				"--quiet", "--replace", "--samples", "--schedule", "--seed", "--suite",
 				"--version" };
@@ -618,6 +632,12 @@ static int parse(int argc, char **argv, struct cli *cl)
 		die("--cmd and --suite: one or the other");
 	if (cl->replace && cl->suite)
 		die("--replace: not with --suite (make ab clears its O itself)");
+	if (cl->compile && (cl->suite || cl->ncmd))
+		die("--compile: not with %s", cl->suite ? "--suite" : "--cmd");
+	if (cl->per_unit && !cl->compile)
+		die("--per-unit: only with --compile");
+	if (cl->compile && cl->nlit_args)
+		die("'%s': with --compile, no lit arguments", cl->lit_args[0]);
 	if (cl->suite) {
 		for (size_t k = 0; k < cl->nlit_args; k++)
 			push(&own.names, &own.nnames, strdup(cl->lit_args[k]));
@@ -644,8 +664,10 @@ static int parse(int argc, char **argv, struct cli *cl)
 
 	if (!cl->c.fixed && cl->c.min && cl->c.min > cl->c.max)
 		die("--min-samples %u is above --max-samples %u", cl->c.min, cl->c.max);
+	const char *metric = cl->c.ab.metric;
 	for (size_t k = 0; k < own.ncopts; k++)
 		look_option(&cl->c.ab, own.copts, own.ncopts, &k);
+	own.metric_given = cl->c.ab.metric != metric;
 	return -1;
 }
 
@@ -972,6 +994,30 @@ static void prepare_cmd(struct cli *cl, const char *argv0)
 		die("timeit: not found beside %s or in PATH", prog);
 }
 
+/* Two build trees' compiles: their databases, timeit, the metric. */
+static int prepare_compile(struct cli *cl, const char *argv0)
+{
+	static char timeit_buf[PATH_MAX + 32];
+
+	for (int k = 0; k < 2; k++) {
+		char p[PATH_MAX];
+		snprintf(p, sizeof p, "%s/compile_commands.json", cl->pos[k]);
+		if (access(p, R_OK) < 0)
+			die("%s: %s (configure the tree with CMAKE_EXPORT_COMPILE_COMMANDS=ON, or "
+			    "record its build with bear)", p, strerror(errno));
+		cl->c.side_dir[k] = cl->pos[k];
+	}
+	cl->c.runner = TI_DRIVE_COMPILE;
+	cl->c.per_unit = cl->per_unit;
+	if (!own.metric_given)
+		cl->c.ab.metric = "compile_time";
+	cl->c.timeit = find_sibling(argv0, "timeit", "timeit", timeit_buf, sizeof timeit_buf);
+	if (!findable(cl->c.timeit))
+		die("timeit: not found beside %s or in PATH", prog);
+	prepare_compare(cl, argv0);
+	return prepare_out(cl);
+}
+
 /* Check what the run needs and make its output directory: 0 to go on,
  * 1 when --check is done. */
 static int prepare(struct cli *cl, const char *argv0)
@@ -1005,6 +1051,8 @@ static int prepare(struct cli *cl, const char *argv0)
 		prepare_compare(cl, argv0);
 		return prepare_out(cl);
 	}
+	if (cl->compile)
+		return prepare_compile(cl, argv0);
 	for (int k = 0; k < 2; k++) {
 		struct stat st;
 		if (stat(cl->pos[k], &st) < 0 || !S_ISDIR(st.st_mode))
@@ -1048,6 +1096,23 @@ static void cmd_inputs(void)
 	for (int k = 0; k < 2; k++) {
 		sprintf(dir[k], "%s/%c/results", own.rout, "AB"[k]);
 		push(&own.cargv, &own.nc, dir[k]);
+	}
+}
+
+/* timeit-compare's inputs for two trees' compiles: each side's round
+ * directories and what identifies each test's compiles. */
+static void compile_inputs(void)
+{
+	push(&own.cargv, &own.nc, strdup("--binaries"));
+	for (int k = 0; k < 2; k++) {
+		char p[PATH_MAX];
+		snprintf(p, sizeof p, "%s/%c/bin", own.rout, "AB"[k]);
+		push(&own.cargv, &own.nc, strdup(p));
+	}
+	for (int k = 0; k < 2; k++) {
+		char p[PATH_MAX];
+		snprintf(p, sizeof p, "%s/%c/results", own.rout, "AB"[k]);
+		push(&own.cargv, &own.nc, strdup(p));
 	}
 }
 
@@ -1126,14 +1191,20 @@ static int verdict(const struct cli *cl, const char *sched)
 	}
 	for (size_t k = 0; k < own.ncopts; k++)
 		push(&own.cargv, &own.nc, strdup(own.copts[k]));
-	if (cl->ncmd)
+	if (cl->compile) {
+		if (!own.metric_given) {
+			push(&own.cargv, &own.nc, strdup("--metric"));
+			push(&own.cargv, &own.nc, strdup("compile_time"));
+		}
+		compile_inputs();
+	} else if (cl->ncmd)
 		cmd_inputs();
 	else if (ti_drive_paths(&own.d, 0, &own.pa, &own.na) < 0 ||
 		 ti_drive_paths(&own.d, 1, &own.pb, &own.nb) < 0)
 		die("%s", strerror(ENOMEM));
 	/* Every file of each side: the pairs first, alike on both sides, then
 	 * a duet's tests of one side alone, which the verdict lists missing. */
-	for (size_t k = 0; !cl->ncmd && (k < own.na || k < own.nb); k++) {
+	for (size_t k = 0; !cl->ncmd && !cl->compile && (k < own.na || k < own.nb); k++) {
 		if (k < own.na) {
 			push(&own.cargv, &own.nc, strdup("-a"));
 			push(&own.cargv, &own.nc, strdup(own.pa[k]));
@@ -1143,7 +1214,7 @@ static int verdict(const struct cli *cl, const char *sched)
 			push(&own.cargv, &own.nc, strdup(own.pb[k]));
 		}
 	}
-	int st = cl->ncmd || (own.na && own.nb) ? compare_run(own.cargv) : -1;
+	int st = cl->ncmd || cl->compile || (own.na && own.nb) ? compare_run(own.cargv) : -1;
 	/* The rounds table, named as timeit-compare names the tests. */
 	struct ti_buf t = { 0 };
 	ti_buf_printf(&t, "rounds: how many each test got, and why its sampling stopped\n");

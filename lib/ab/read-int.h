@@ -68,9 +68,6 @@ int ti_ab_read_error(struct ti_ab_error *err, const char *path, int line, const 
 int ti_ab_read_no_tests(struct ti_ab_error *err, const char *path, int line);
 /* Fill ERR with strerror(E) for PATH and return -E. */
 int ti_ab_read_sys_error(struct ti_ab_error *err, const char *path, int e);
-/* PATH's bytes, NUL-terminated (*LEN without it), malloc'd; or -errno
- * with ERR. */
-int ti_ab_read_file(const char *path, char **data, size_t *len, struct ti_ab_error *err);
 /* The last component of PATH. */
 const char *ti_ab_read_base_name(const char *path);
 

@@ -70,4 +70,8 @@ void ti_ab_lit_tests_free(struct ti_ab_lit_test *tests, size_t n);
 void ti_ab_bench_name(const char *relpath, const char *ext, char *out, size_t len,
 		      uint32_t *sample);
 
+/* PATH's bytes, NUL-terminated (*LEN without it), malloc'd; or -errno
+ * with ERR. */
+int ti_ab_read_file(const char *path, char **data, size_t *len, struct ti_ab_error *err);
+
 #endif

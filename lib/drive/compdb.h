@@ -14,7 +14,8 @@
 /* One translation unit's compile. */
 struct ti_compdb_unit {
 	char *dir;		/* the working directory of the compile */
-	char *file;		/* the source, absolute (DIR/FILE when relative) */
+	char *file;		/* the source, absolute (DIR/FILE when relative), its
+				 * links resolved where it exists */
 	char **argv;		/* the compiler and its arguments, NULL-terminated */
 	size_t argc;
 	int out;		/* argv's index of the object file (after -o), or -1 */

@@ -14,6 +14,7 @@ static const struct ti_drive_runner *const runners[] = {
 	[TI_DRIVE_LIT] = &ti_drive_lit_runner,
 	[TI_DRIVE_SUITE] = &ti_drive_suite_runner,
 	[TI_DRIVE_CMD] = &ti_drive_cmd_runner,
+	[TI_DRIVE_COMPILE] = &ti_drive_compile_runner,
 };
 
 int ti_drive_run(struct ti_drive *d, const struct ti_drive_config *c, char *const *names, size_t n)

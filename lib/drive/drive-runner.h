@@ -10,7 +10,8 @@
  *     together, pinned, in a duet;
  *   - one child per side and unit: the suite's benchmarks (drive-suite.c),
  *     lit in a duet, a compile_commands.json entry run again under timeit
- *     with its output to scratch, one of two command lines (drive-cmd.c);
+ *     with its output to scratch (drive-compile.c), one of two command
+ *     lines (drive-cmd.c);
  *   - a client per side and unit of a server that start sets up in
  *     D->state and end stops: a long-lived lit asked for named tests, the
  *     client handing on the CPUs it was pinned to.
@@ -78,7 +79,7 @@ struct ti_drive_runner {
 };
 
 extern const struct ti_drive_runner ti_drive_lit_runner, ti_drive_suite_runner,
-	ti_drive_cmd_runner;
+	ti_drive_cmd_runner, ti_drive_compile_runner;
 
 /* Run the rounds of C with RUNNER: ti_drive_run with a runner of one's
  * own. */

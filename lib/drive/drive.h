@@ -32,7 +32,7 @@
 
 enum ti_drive_schedule { TI_DRIVE_SEQUENTIAL, TI_DRIVE_DUET };
 enum ti_drive_order { TI_DRIVE_ALTERNATE, TI_DRIVE_RANDOM };
-enum ti_drive_runner_kind { TI_DRIVE_LIT, TI_DRIVE_SUITE, TI_DRIVE_CMD };
+enum ti_drive_runner_kind { TI_DRIVE_LIT, TI_DRIVE_SUITE, TI_DRIVE_CMD, TI_DRIVE_COMPILE };
 
 /* The largest budget (seconds) and round count a run takes: a year, and
  * what the verdict engine's looks allow. */
@@ -75,12 +75,14 @@ struct ti_drive_config {
 				 * round 1's cost per test: the looks planned over those */
 	double budget;		/* seconds, 0: none */
 	const char *out;	/* the output directory (exists) */
-	const char *side_dir[2];	/* lit: the test directories A, B */
+	const char *side_dir[2];	/* lit: the test directories A, B; compile: the build
+					 * trees (their compile_commands.json) */
+	bool per_unit;		/* compile: a test a unit, not a program */
 	const char *lit;	/* lit: the program */
 	char *const *lit_args;	/* lit: the user's arguments before ours */
 	size_t nlit_args;
 	const char *runfile;	/* suite: run as sh RUNFILE SIDE NAME ROUND */
-	const char *timeit;	/* cmd: the timeit program each run goes through */
+	const char *timeit;	/* cmd, compile: the timeit program each run goes through */
 	char *const *cmd[2];	/* cmd: the commands A, B (argv, NULL-terminated) */
 	const char *cmd_file[2];	/* cmd: the files A and B run, when the rest of their
 					 * words are the same (identity); NULL: no check */
