@@ -91,8 +91,10 @@ static int lone(struct ti_drive *d, const struct ti_compdb_unit *u, int side)
 	return rc;
 }
 
+static void compile_end(struct ti_drive *d);
+
 /* Read both databases and match their units: the tests in A's order. */
-static int compile_open(struct ti_drive *d)
+static int open_trees(struct ti_drive *d)
 {
 	struct compile *s = calloc(1, sizeof *s);
 	char err[1024];
@@ -137,6 +139,16 @@ static int compile_open(struct ti_drive *d)
 		if (!ti_compdb_find(&s->db[0], v->file, v->program))
 			rc = lone(d, v, 1);
 	}
+	return rc;
+}
+
+/* What open_trees made goes when it fails: end comes only after start. */
+static int compile_open(struct ti_drive *d)
+{
+	int rc = open_trees(d);
+
+	if (rc < 0)
+		compile_end(d);
 	return rc;
 }
 
