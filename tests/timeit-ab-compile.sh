@@ -22,12 +22,12 @@ cat > fast <<EOF
 #!/bin/sh
 exec ${CC:-cc} "\$@"
 EOF
-# The slow one: a busy loop first (about as long again as a compile of
-# these), and q.c refused.
+# The slow one: a busy loop first (several times a compile of these),
+# and q.c refused.
 cat > slow <<EOF
 #!/bin/sh
 case "\$*" in *q.c*) echo "slow: q.c refused" >&2; exit 1 ;; esac
-i=0; while [ \$i -lt 30000 ]; do i=\$((i + 1)); done
+i=0; while [ \$i -lt 150000 ]; do i=\$((i + 1)); done
 exec ${CC:-cc} "\$@"
 EOF
 chmod +x fast slow
