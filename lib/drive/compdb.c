@@ -100,7 +100,7 @@ static int entry_argv(const struct ti_jsonread_value *e, struct ti_compdb_unit *
 	if (n <= 0)
 		return fail(err, len, -EINVAL, "%s:%d: \"command\" %s", path, c->line,
 			    n < 0 ? "has a quote that is not closed" : "is empty");
-	/* The words point into one copy, kept as argv[argc + 1]. */
+	/* Split in a scratch copy, each word then copied on its own. */
 	if (!(words = strdup(c->str)) || !(u->argv = calloc((size_t)n + 2, sizeof *u->argv))) {
 		free(words);
 		return -ENOMEM;
@@ -113,6 +113,76 @@ static int entry_argv(const struct ti_jsonread_value *e, struct ti_compdb_unit *
 		}
 	free(words);
 	u->argc = (size_t)n;
+	return 0;
+}
+
+/* Whether WORD, a launcher's option, takes the next word as its argument.
+ * LLVM's timeit: -p/--posix, --append-exitstatus and --report-maxrss take
+ * none, every other option one (timeit(1) OPTIONS, the same as the
+ * test-suite's tools/timeit.c). */
+static bool timeit_takes_arg(const char *word)
+{
+	return strcmp(word, "-p") != 0 && strcmp(word, "--posix") != 0 &&
+	       strcmp(word, "--append-exitstatus") != 0 && strcmp(word, "--report-maxrss") != 0 &&
+	       strchr(word, '=') == NULL;
+}
+
+/* The words of U's argv a launcher takes before the compiler: CMake's
+ * <LANG>_COMPILER_LAUNCHER and RULE_LAUNCH_COMPILE put them in the
+ * command (the LLVM test-suite's "tools/timeit --summary F.o.time";
+ * ccache, sccache).  Left in, the launcher would be timed and taken
+ * for the compiler, and would write its summary into the tree; a cache
+ * would answer instead of the compiler.  A launcher's --chdir moves the
+ * compile's directory.  Returns the count, or -ENOMEM. */
+static int launcher_words(struct ti_compdb_unit *u)
+{
+	size_t i = 0;
+
+	for (;;) {
+		if (i >= u->argc)
+			return 0;	/* a launcher alone: leave the command whole */
+		const char *base = strrchr(u->argv[i], '/');
+		base = base ? base + 1 : u->argv[i];
+		if (strcmp(base, "ccache") == 0 || strcmp(base, "sccache") == 0) {
+			i++;
+			continue;
+		}
+		if (strcmp(base, "timeit") != 0 && strcmp(base, "timeit-target") != 0 &&
+		    strcmp(base, "timeit.sh") != 0)
+			return (int)i;
+		for (i++; i < u->argc && u->argv[i][0] == '-'; i++) {
+			const char *w = u->argv[i];
+			if (strcmp(w, "--") == 0) {
+				i++;
+				break;
+			}
+			if (!timeit_takes_arg(w) || i + 1 >= u->argc)
+				continue;
+			if (strcmp(w, "-c") == 0 || strcmp(w, "--chdir") == 0) {
+				const char *d = u->argv[i + 1];
+				char *nd = d[0] == '/' ? strdup(d) : join(u->dir, d);
+				if (!nd)
+					return -ENOMEM;
+				free(u->dir);
+				u->dir = nd;
+			}
+			i++;
+		}
+	}
+}
+
+/* Drop U's launcher words (launcher_words). */
+static int strip_launcher(struct ti_compdb_unit *u)
+{
+	int n = launcher_words(u);
+
+	if (n <= 0)
+		return n;
+	for (int k = 0; k < n; k++)
+		free(u->argv[k]);
+	/* The NULL that ends argv moves with the rest. */
+	memmove(u->argv, u->argv + n, (u->argc - (size_t)n + 1) * sizeof *u->argv);
+	u->argc -= (size_t)n;
 	return 0;
 }
 
@@ -132,13 +202,16 @@ static int read_entry(const struct ti_jsonread_value *e, struct ti_compdb_unit *
 			    path, e->line);
 	if ((rc = entry_argv(e, u, err, len, path)) < 0)
 		return rc;
+	if (!(u->dir = strdup(dir->str)))
+		return -ENOMEM;
+	if ((rc = strip_launcher(u)) < 0)
+		return rc;
 	for (size_t i = 0; i + 1 < u->argc; i++)
 		if (strcmp(u->argv[i], "-o") == 0)
 			u->out = (int)i + 1;
 	const char *obj = out && out->type == TI_JSONREAD_STRING ? out->str :
 			  u->out >= 0 ? u->argv[u->out] : "";
-	if (!(u->dir = strdup(dir->str)) ||
-	    !(u->file = file->str[0] == '/' ? strdup(file->str) : join(dir->str, file->str)) ||
+	if (!(u->file = file->str[0] == '/' ? strdup(file->str) : join(dir->str, file->str)) ||
 	    !(u->program = program_of(obj)))
 		return -ENOMEM;
 	/* Two trees name one source alike once links and dots are resolved. */
