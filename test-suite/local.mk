@@ -8,7 +8,8 @@ suite_files = test-suite/README.md test-suite/Makefile test-suite/Makefile.confi
 	test-suite/TEST.nightly.Makefile test-suite/RunSafely.sh \
 	test-suite/tools/fpcmp.c test-suite/tools/report.sh test-suite/tools/ab.sh \
 	test-suite/tools/jsoncheck.awk test-suite/tools/clean.sh test-suite/tools/submit.sh \
-	test-suite/tools/revisions.sh test-suite/tools/lnt-answer.c
+	test-suite/tools/revisions.sh test-suite/tools/lnt-answer.c \
+	test-suite/tools/compdb.sh test-suite/tools/ab-compile.sh
 suite_files += test-suite/SingleSource/Benchmarks/bench.mk \
 	test-suite/SingleSource/Benchmarks/exprparse.c \
 	test-suite/SingleSource/Benchmarks/exprparse.reference_output \

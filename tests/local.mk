@@ -141,10 +141,10 @@ EXTRA_DIST += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verd
 # arguments passed to timeit, fpcmp, make ab, and the suite under timeit-perf.
 TESTS += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-args.sh \
 	tests/test-suite-ab.sh tests/test-suite-auto.sh tests/test-suite-progress.sh \
-	tests/test-suite-perf.sh
+	tests/test-suite-perf.sh tests/test-suite-ab-compile.sh
 EXTRA_DIST += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-args.sh \
 	tests/test-suite-ab.sh tests/test-suite-auto.sh tests/test-suite-progress.sh \
-	tests/test-suite-perf.sh
+	tests/test-suite-perf.sh tests/test-suite-ab-compile.sh
 # LNT: names, metrics and make submit against a stand-in submitRun.
 TESTS += tests/test-suite-lnt.sh
 # COUNT_INSTRUCTIONS=valgrind-cache in the suite's reports.
