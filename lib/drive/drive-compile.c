@@ -5,10 +5,11 @@
  * compile run again from its own directory under timeit, a side and round
  * a job:
  *   TIMEIT --summary OUT/S/results/R/CMakeFiles/PROGRAM.dir/K.o.time
- *          --chdir DIR -- COMPILER ... -o OUT/S/scratch/K.o ...
+ *          --report-maxrss --chdir DIR -- COMPILER ... -o OUT/S/scratch/K.o ...
  * (-MF's file to scratch too: nothing is written into the trees), the
  * compiler's output in OUT/S/logs/K.R.log.  The reader sums a program's
- * units a round (compile_time, as lit does), so the tests are programs;
+ * units a round (compile_time, as lit does; compile_wall the real lines;
+ * compile_maxrss the largest unit's), so the tests are programs;
  * with per_unit each unit is a test (PROGRAM:SOURCE, OUT/S/results/R/
  * NAME.compile.time).  OUT/S/bin/TEST holds what identifies the test's
  * compiles: the compiler's resolved path, its arguments with the tree's
@@ -297,6 +298,7 @@ static int compile_job(struct ti_drive *d, struct ti_drive_job *j, size_t t, siz
 	rc |= ti_drive_arg(&a, ti_drive_strdup(d->c.timeit));
 	rc |= ti_drive_arg(&a, ti_drive_strdup("--summary"));
 	rc |= ti_drive_arg(&a, res);
+	rc |= ti_drive_arg(&a, ti_drive_strdup("--report-maxrss"));
 	rc |= ti_drive_arg(&a, ti_drive_strdup("--chdir"));
 	rc |= ti_drive_arg(&a, ti_drive_strdup(u->dir));
 	rc |= ti_drive_arg(&a, ti_drive_strdup("--"));
