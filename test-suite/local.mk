@@ -103,6 +103,9 @@ uninstall-suite-config:
 # benchmark is found improved or regressed.
 DEMO_DIR = $(abs_top_builddir)/demo
 DEMO_AA_DIR = $(abs_top_builddir)/demo-aa
+# make demo-compile: the compiles of -O1 against -O2 (make ab WHAT=compile,
+# docs/compile-time.md), the same sampling; output under $(DEMO_COMPILE_DIR).
+DEMO_COMPILE_DIR = $(abs_top_builddir)/demo-compile
 DEMO_SAMPLES = auto
 DEMO_BUDGET = 150
 DEMO_COMPARE_FLAGS = --min-change 2
@@ -112,7 +115,10 @@ DEMO_AB = +@$(MAKE) --no-print-directory -f $(abs_top_srcdir)/test-suite/Makefil
 	TIMEIT_AB='$(abs_top_builddir)/abrun/timeit-ab' \
 	SIZE=small SAMPLES=$(DEMO_SAMPLES) AB_BUDGET=$(DEMO_BUDGET) \
 	COMPARE_FLAGS='$(DEMO_COMPARE_FLAGS)'
-.PHONY: demo demo-aa
+.PHONY: demo demo-aa demo-compile
+demo-compile: $(bin_PROGRAMS)
+	$(DEMO_AB) WHAT=compile O='$(DEMO_COMPILE_DIR)' BASE="CC='$(CC)' CFLAGS=-O1" \
+		NEW="CC='$(CC)' CFLAGS=-O2" AB_GATE=no
 demo: $(bin_PROGRAMS)
 	$(DEMO_AB) O='$(DEMO_DIR)' BASE="CC='$(CC)' CFLAGS=-O1" NEW="CC='$(CC)' CFLAGS=-O2" AB_GATE=no
 demo-aa: $(bin_PROGRAMS)
@@ -124,4 +130,4 @@ demo-aa: $(bin_PROGRAMS)
 clean-local: clean-demo
 .PHONY: clean-demo
 clean-demo:
-	-rm -rf '$(DEMO_DIR)' '$(DEMO_AA_DIR)'
+	-rm -rf '$(DEMO_DIR)' '$(DEMO_AA_DIR)' '$(DEMO_COMPILE_DIR)'

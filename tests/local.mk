@@ -155,8 +155,8 @@ EXTRA_DIST += tests/test-suite-lnt.sh tests/lnt-server.py tests/lnt/nts-schema.t
 
 # timeit-ab on a small lit suite of its own (tests/lit-ab).
 TESTS += tests/timeit-ab.sh tests/timeit-ab-lint.sh tests/ab-live-knob.sh tests/demo-aa.sh
-TESTS += tests/timeit-ab-compile.sh tests/timeit-ab-compile-count.sh
-EXTRA_DIST += tests/timeit-ab-compile.sh tests/timeit-ab-compile-count.sh
+TESTS += tests/timeit-ab-compile.sh tests/timeit-ab-compile-count.sh tests/demo-compile.sh
+EXTRA_DIST += tests/timeit-ab-compile.sh tests/timeit-ab-compile-count.sh tests/demo-compile.sh
 TESTS += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh tests/timeit-ab-cmd.sh \
 	tests/timeit-ab-one-side.sh tests/timeit-ab-budget-kill.sh
 EXTRA_DIST += tests/timeit-ab-one-side.sh tests/timeit-ab-budget-kill.sh
