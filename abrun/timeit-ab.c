@@ -95,6 +95,13 @@ static void usage(FILE *f)
 		"                             outputs to DIR/SIDE/scratch; a program's\n"
 		"                             compile_time (its units' sum) is compared\n"
 		"      --per-unit             --compile: compare each unit, not each program\n"
+		"      --count valgrind       --compile: from round 2 on, count each unit's\n"
+		"                             instructions under valgrind too (timeit\n"
+		"                             --count-instructions=valgrind; the metric\n"
+		"                             compile_valgrind-instructions)\n"
+		"      --count-under SECONDS  --count: only the units whose round-1 compiles\n"
+		"                             took under SECONDS (real) on both sides\n"
+		"                             (default 1)\n"
 		"      --suite RUNFILE        make ab's runner: each run is sh RUNFILE SIDE\n"
 		"                             BENCHMARK ROUND, results in DIR/SIDE/results\n"
 		"      --replace              -o names an earlier run's directory: remove\n"
@@ -471,6 +478,8 @@ struct cli {
 	size_t ncmd, nname;
 	bool no_shell, no_identity, replace;
 	bool compile, per_unit;	/* --compile BUILD_A BUILD_B, --per-unit */
+	bool count;		/* --count valgrind */
+	double count_under;	/* --count-under SECONDS, 0: not given */
 	char *label;		/* --cmd: the test's name */
 };
 
@@ -606,6 +615,13 @@ static int parse(int argc, char **argv, struct cli *cl)
 			cl->compile = true;
 		} else if (IS("--per-unit")) {
 			cl->per_unit = true;
+		} else if (IS("--count")) {
+			const char *s = VALUE();
+			if (strcmp(s, "valgrind") != 0)
+				die("--count: expected valgrind, not '%s'", s);
+			cl->count = true;
+		} else if (IS("--count-under")) {
+			cl->count_under = number(name, VALUE(), 0.001, 86400);
 		} else if (IS("-q") || IS("--quiet")) {
 			cl->pr.quiet = true;
 		} else if (IS("--check")) {
@@ -613,7 +629,7 @@ static int parse(int argc, char **argv, struct cli *cl)
 		} else {
 			static const char *const own_options[] = {
 				"--budget", "--check", "--cmd", "--compare", "--compare-option",
-				"--compile", "--cpu", "--help", "--per-unit", "--lit", "--look-every", "--max-samples", "--min-samples",
+				"--compile", "--count", "--count-under", "--cpu", "--help", "--per-unit", "--lit", "--look-every", "--max-samples", "--min-samples",
 				"--name", "--no-identity", "--no-shell", "--order", "--output",
 				"--quiet", "--replace", "--samples", "--schedule", "--seed", "--suite",
 				"--version" };
@@ -636,6 +652,10 @@ static int parse(int argc, char **argv, struct cli *cl)
 		die("--compile: not with %s", cl->suite ? "--suite" : "--cmd");
 	if (cl->per_unit && !cl->compile)
 		die("--per-unit: only with --compile");
+	if (cl->count && !cl->compile)
+		die("--count: only with --compile");
+	if (cl->count_under > 0 && !cl->count)
+		die("--count-under: only with --count valgrind");
 	if (cl->compile && cl->nlit_args)
 		die("'%s': with --compile, no lit arguments", cl->lit_args[0]);
 	if (cl->suite) {
@@ -1009,6 +1029,15 @@ static int prepare_compile(struct cli *cl, const char *argv0)
 	}
 	cl->c.runner = TI_DRIVE_COMPILE;
 	cl->c.per_unit = cl->per_unit;
+	if (cl->count && !findable("valgrind"))
+		die("--count valgrind: valgrind not found in PATH");
+	cl->c.count_under = !cl->count ? 0 : cl->count_under > 0 ? cl->count_under : 1;
+	/* Round 1 is not counted (it decides which units are): a count is
+	 * compared afterwards, by timeit-compare over the results. */
+	if (strstr(cl->c.ab.metric, "valgrind"))
+		die("--metric %s: round 1 is not counted; compare the count afterwards with "
+		    "timeit-compare -m %s DIR/A/results DIR/B/results", cl->c.ab.metric,
+		    cl->c.ab.metric);
 	if (!own.metric_given)
 		cl->c.ab.metric = "compile_time";
 	cl->c.timeit = find_sibling(argv0, "timeit", "timeit", timeit_buf, sizeof timeit_buf);

@@ -107,6 +107,22 @@ AB_DRIVE_ARGS = -n $(SAMPLES) --min-samples $(MIN_SAMPLES) --max-samples $(MAX_S
 SIDE_MAKE = $(MAKE) --no-print-directory -f $(SRCDIR)/Makefile build
 
 # "+": the sub-makes share the jobserver of make -jN.
+ifeq ($(WHAT),compile)
+# make ab WHAT=compile: the compiles, not the runs.  Each side's make
+# writes its compile_commands.json (make compdb: every benchmark's source
+# to an object, the link left out), then timeit-ab --compile runs them
+# again in rounds and compares each benchmark's compile_time (or the
+# --metric of COMPARE_FLAGS: compile_wall, compile_maxrss); identical
+# compiler, arguments and source: same after round 1.  Its outputs in
+# O/compile-ab, the table in O/ab-compile.txt and O/ab-compile.csv.
+ab:
+	@rm -f $(O)/ab-compile.txt $(O)/ab-compile.csv $(O)/A/compile_commands.json $(O)/B/compile_commands.json
+	+@echo "A: $(BASE)"; eval "set -- $$AB_BASE"; \
+		$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile compdb O=$(O)/A RESULTS=$(O)/A/results "$$@"
+	+@echo "B: $(NEW)"; eval "set -- $$AB_NEW"; \
+		$(MAKE) --no-print-directory -f $(SRCDIR)/Makefile compdb O=$(O)/B RESULTS=$(O)/B/results "$$@"
+	@TIMEIT_AB='$(TIMEIT_AB)' sh $(SRCDIR)/tools/ab-compile.sh $(O) $(AB_GATE) $(AB_DRIVE_ARGS)
+else
 ab: $(FPCMP)
 	@'$(TIMEIT_AB)' --check --suite $(O)/ab-run.sh -o $(O) $(AB_DRIVE_ARGS) -- $(BENCHMARKS)
 	@# The last run's samples, reports and tables go first: a build that
@@ -120,3 +136,4 @@ ab: $(FPCMP)
 	$(file >$(O)/ab-run.sh,$(AB_RUNFILE))
 	@'$(TIMEIT_AB)' --suite $(O)/ab-run.sh -o $(O) $(AB_DRIVE_ARGS) -- $(BENCHMARKS)
 	@sh $(SRCDIR)/tools/ab.sh $(SRCDIR) $(O) $(SAMPLES) $(AB_GATE) $(BENCH_PATHS)
+endif

@@ -8,7 +8,8 @@ suite_files = test-suite/README.md test-suite/Makefile test-suite/Makefile.confi
 	test-suite/TEST.nightly.Makefile test-suite/RunSafely.sh \
 	test-suite/tools/fpcmp.c test-suite/tools/report.sh test-suite/tools/ab.sh \
 	test-suite/tools/jsoncheck.awk test-suite/tools/clean.sh test-suite/tools/submit.sh \
-	test-suite/tools/revisions.sh test-suite/tools/lnt-answer.c
+	test-suite/tools/revisions.sh test-suite/tools/lnt-answer.c \
+	test-suite/tools/compdb.sh test-suite/tools/ab-compile.sh
 suite_files += test-suite/SingleSource/Benchmarks/bench.mk \
 	test-suite/SingleSource/Benchmarks/exprparse.c \
 	test-suite/SingleSource/Benchmarks/exprparse.reference_output \
@@ -102,6 +103,9 @@ uninstall-suite-config:
 # benchmark is found improved or regressed.
 DEMO_DIR = $(abs_top_builddir)/demo
 DEMO_AA_DIR = $(abs_top_builddir)/demo-aa
+# make demo-compile: the compiles of -O1 against -O2 (make ab WHAT=compile,
+# docs/compile-time.md), the same sampling; output under $(DEMO_COMPILE_DIR).
+DEMO_COMPILE_DIR = $(abs_top_builddir)/demo-compile
 DEMO_SAMPLES = auto
 DEMO_BUDGET = 150
 DEMO_COMPARE_FLAGS = --min-change 2
@@ -111,7 +115,10 @@ DEMO_AB = +@$(MAKE) --no-print-directory -f $(abs_top_srcdir)/test-suite/Makefil
 	TIMEIT_AB='$(abs_top_builddir)/abrun/timeit-ab' \
 	SIZE=small SAMPLES=$(DEMO_SAMPLES) AB_BUDGET=$(DEMO_BUDGET) \
 	COMPARE_FLAGS='$(DEMO_COMPARE_FLAGS)'
-.PHONY: demo demo-aa
+.PHONY: demo demo-aa demo-compile
+demo-compile: $(bin_PROGRAMS)
+	$(DEMO_AB) WHAT=compile O='$(DEMO_COMPILE_DIR)' BASE="CC='$(CC)' CFLAGS=-O1" \
+		NEW="CC='$(CC)' CFLAGS=-O2" AB_GATE=no
 demo: $(bin_PROGRAMS)
 	$(DEMO_AB) O='$(DEMO_DIR)' BASE="CC='$(CC)' CFLAGS=-O1" NEW="CC='$(CC)' CFLAGS=-O2" AB_GATE=no
 demo-aa: $(bin_PROGRAMS)
@@ -123,4 +130,4 @@ demo-aa: $(bin_PROGRAMS)
 clean-local: clean-demo
 .PHONY: clean-demo
 clean-demo:
-	-rm -rf '$(DEMO_DIR)' '$(DEMO_AA_DIR)'
+	-rm -rf '$(DEMO_DIR)' '$(DEMO_AA_DIR)' '$(DEMO_COMPILE_DIR)'

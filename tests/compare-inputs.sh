@@ -324,6 +324,20 @@ done
 [ "$(csv_field ll.csv SingleSource/Benchmarks/fib median_a)" = 0.05 ] || fail "link: $(cat ll.csv)"
 "$COMPARE" --format csv -m link_maxrss LA LB >lm.csv || fail "-m link_maxrss of a tree"
 [ "$(csv_field lm.csv SingleSource/Benchmarks/fib median_a)" = 1000 ] || fail "link maxrss: $(cat lm.csv)"
+# A program of two units (timeit-ab --compile's layout): compile_time and
+# compile_wall are the sums of the user and real lines, compile_maxrss the
+# largest unit's (they run one after another), compile_KEY any other key.
+for d in UA UB; do
+	mkdir -p "$d/1/CMakeFiles/p.dir"
+	printf 'exit 0\nreal 0.50\nuser 0.40\nmaxrss 1000\nvalgrind-instructions 700\n' \
+		>"$d/1/CMakeFiles/p.dir/0.o.time"
+	printf 'exit 0\nreal 0.25\nuser 0.10\nmaxrss 3000\nvalgrind-instructions 300\n' \
+		>"$d/1/CMakeFiles/p.dir/1.o.time"
+done
+for m in compile_time=0.5 compile_wall=0.75 compile_maxrss=3000 compile_valgrind-instructions=1000; do
+	"$COMPARE" --format csv -m "${m%=*}" UA UB >um.csv || fail "-m ${m%=*} of two units"
+	[ "$(csv_field um.csv p median_a)" = "${m#*=}" ] || fail "${m%=*}: $(cat um.csv)"
+done
 
 # LNT report, format_version 2 (lnt/testing/__init__.py): sample lists.
 cat >lnt-a.json <<'JSON'

@@ -141,10 +141,10 @@ EXTRA_DIST += tests/compare-inputs.sh tests/compare-errors.sh tests/compare-verd
 # arguments passed to timeit, fpcmp, make ab, and the suite under timeit-perf.
 TESTS += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-args.sh \
 	tests/test-suite-ab.sh tests/test-suite-auto.sh tests/test-suite-progress.sh \
-	tests/test-suite-perf.sh
+	tests/test-suite-perf.sh tests/test-suite-ab-compile.sh
 EXTRA_DIST += tests/test-suite.sh tests/test-suite-shard.sh tests/test-suite-args.sh \
 	tests/test-suite-ab.sh tests/test-suite-auto.sh tests/test-suite-progress.sh \
-	tests/test-suite-perf.sh
+	tests/test-suite-perf.sh tests/test-suite-ab-compile.sh
 # LNT: names, metrics and make submit against a stand-in submitRun.
 TESTS += tests/test-suite-lnt.sh
 # COUNT_INSTRUCTIONS=valgrind-cache in the suite's reports.
@@ -155,10 +155,10 @@ EXTRA_DIST += tests/test-suite-lnt.sh tests/lnt-server.py tests/lnt/nts-schema.t
 
 # timeit-ab on a small lit suite of its own (tests/lit-ab).
 TESTS += tests/timeit-ab.sh tests/timeit-ab-lint.sh tests/ab-live-knob.sh tests/demo-aa.sh
-TESTS += tests/timeit-ab-compile.sh
-EXTRA_DIST += tests/timeit-ab-compile.sh
 TESTS += tests/timeit-ab-compile-launcher.sh
 EXTRA_DIST += tests/timeit-ab-compile-launcher.sh
+TESTS += tests/timeit-ab-compile.sh tests/timeit-ab-compile-count.sh tests/demo-compile.sh
+EXTRA_DIST += tests/timeit-ab-compile.sh tests/timeit-ab-compile-count.sh tests/demo-compile.sh
 TESTS += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh tests/timeit-ab-cmd.sh \
 	tests/timeit-ab-one-side.sh tests/timeit-ab-budget-kill.sh
 EXTRA_DIST += tests/timeit-ab-one-side.sh tests/timeit-ab-budget-kill.sh

@@ -75,6 +75,16 @@ expect_status 0 "$ab" -q -o O2 --compile A C > out 2> err || fail "A C: $(cat ou
 grep -Eq '^p +1 +1 .* unchanged +same binary' out || fail "identity: $(cat out)"
 grep -Eq '^p +1 +same binary' out || fail "identity, rounds: $(cat out)"
 
+# The other metrics of the compiles, by -C --metric: the summaries keep
+# each unit's real and maxrss lines.
+expect_status 0 "$ab" -q -o O2w -C --metric=compile_wall --compile A C > out 2> err ||
+	fail "compile_wall: $(cat out err)"
+grep -q '^metric compile_wall' out || fail "compile_wall: $(cat out)"
+grep -Eq '^p +1 +1 .* unchanged +same binary' out || fail "compile_wall identity: $(cat out)"
+for k in real maxrss; do
+	[ -n "$(summary_value O2w/A/results/1/CMakeFiles/p.dir/0.o.time $k)" ] || fail "no $k line"
+done
+
 # A row a unit.
 expect_status 0 "$ab" -q -o O3 -n 2 --per-unit --compile A C > out 2> err ||
 	fail "--per-unit: $(cat out err)"

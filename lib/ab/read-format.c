@@ -18,6 +18,7 @@
 #include "jsonread.h"
 #include "read-int.h"
 #include "read.h"
+#include "summary.h"
 
 /* The formats, tried in order: the first whose probe accepts the input
  * reads it.  A new format is one reader (read-*.c) and one row. */
@@ -286,10 +287,11 @@ static int cmp_round(const void *x, const void *y)
 
 /* The compiles (or links) of UNITS, one sample a file, into SET as one
  * sample a benchmark and round: their sum, as lit's compiletime module
- * sums a test's *.o.time files.  A round with a failed compile is a
- * failed sample (DIR named); one with a value missing, a sample without
- * the metric. */
-static int sum_units(struct ti_ab_set *set, struct ti_ab_set *units, const char *dir)
+ * sums a test's *.o.time files, or for a resident set (MAX) the largest:
+ * the units run one after another, not at once.  A round with a failed
+ * compile is a failed sample (DIR named); one with a value missing, a
+ * sample without the metric. */
+static int sum_units(struct ti_ab_set *set, struct ti_ab_set *units, const char *dir, bool max)
 {
 	for (size_t i = 0; i < units->n; i++) {
 		struct ti_ab_bench *b = &units->b[i];
@@ -298,7 +300,11 @@ static int sum_units(struct ti_ab_set *set, struct ti_ab_set *units, const char 
 			struct ti_ab_sample sum = b->s[k];
 			size_t j = k + 1;
 			for (; j < b->n && b->s[j].round == sum.round; j++) {
-				sum.value += b->s[j].value;	/* NAN stays NAN */
+				double v = b->s[j].value;
+				if (!max)
+					sum.value += v;	/* NAN stays NAN */
+				else if (isnan(v) || v > sum.value)
+					sum.value = v;
 				sum.failed |= b->s[j].failed;
 				sum.flags |= b->s[j].flags;
 			}
@@ -361,7 +367,8 @@ int ti_ab_read(struct ti_ab_set *set, const char *path, const char *metric, unsi
 			rc = 0;
 		}
 	}
-	if (rc == 0 && sum_units(set, &units, path) < 0)
+	if (rc == 0 && sum_units(set, &units, path,
+				 strcmp(ti_ab_read_summary_key(metric), TI_KEY_MAXRSS) == 0) < 0)
 		rc = -ENOMEM;
 	ti_ab_set_free(&units);
 	for (size_t i = 0; i < l.n; i++)

@@ -40,7 +40,8 @@ void ti_ab_read_geometry(const double *geo, char *out, size_t len)
 }
 
 /* The summary key a metric is read from: exec_time is what lit takes, the
- * user line (timeit(1), SUMMARY FILE). */
+ * user line (timeit(1), SUMMARY FILE); compile_KEY and link_KEY any other
+ * key of the compile's or link's summaries (compile_valgrind-instructions). */
 const char *ti_ab_read_summary_key(const char *metric)
 {
 	static const struct {
@@ -49,6 +50,8 @@ const char *ti_ab_read_summary_key(const char *metric)
 		{ "exec_time", TI_KEY_USER },	/* lit's exec_time is the user line */
 		{ "compile_time", TI_KEY_USER },	/* of the compile's summary */
 		{ "link_time", TI_KEY_USER },
+		{ "compile_wall", TI_KEY_REAL },
+		{ "link_wall", TI_KEY_REAL },
 		{ "compile_maxrss", TI_KEY_MAXRSS },
 		{ "link_maxrss", TI_KEY_MAXRSS },
 	};
@@ -56,6 +59,10 @@ const char *ti_ab_read_summary_key(const char *metric)
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
 		if (strcmp(metric, map[i].metric) == 0)
 			return map[i].key;
+	if (strncmp(metric, "compile_", 8) == 0 && metric[8])
+		return metric + 8;
+	if (strncmp(metric, "link_", 5) == 0 && metric[5])
+		return metric + 5;
 	return metric;
 }
 

@@ -5,10 +5,14 @@
  * compile run again from its own directory under timeit, a side and round
  * a job:
  *   TIMEIT --summary OUT/S/results/R/CMakeFiles/PROGRAM.dir/K.o.time
- *          --chdir DIR -- COMPILER ... -o OUT/S/scratch/K.o ...
+ *          --report-maxrss --chdir DIR -- COMPILER ... -o OUT/S/scratch/K.o ...
  * (-MF's file to scratch too: nothing is written into the trees), the
  * compiler's output in OUT/S/logs/K.R.log.  The reader sums a program's
- * units a round (compile_time, as lit does), so the tests are programs;
+ * units a round (compile_time, as lit does; compile_wall the real lines;
+ * compile_maxrss the largest unit's; with count_under, from round 2 on
+ * the units whose round-1 compiles were short enough get timeit's
+ * --count-instructions=valgrind, compile_valgrind-instructions), so the
+ * tests are programs;
  * with per_unit each unit is a test (PROGRAM:SOURCE, OUT/S/results/R/
  * NAME.compile.time).  OUT/S/bin/TEST holds what identifies the test's
  * compiles: the compiler's resolved path, its arguments with the tree's
@@ -18,6 +22,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +39,7 @@ struct compile {
 	struct ti_compdb db[2];
 	size_t *mate;		/* A's unit K: B's unit, or SIZE_MAX */
 	size_t *test;		/* A's unit K: its test in D */
+	unsigned char *counted;	/* A's unit K: 0 not yet known, 1 counted, 2 not */
 	char *root[2];		/* the trees' roots (the database's directory) */
 	char *where[2];
 };
@@ -118,7 +124,8 @@ static int open_trees(struct ti_drive *d)
 			return nomem(d);
 	}
 	size_t na = s->db[0].n;
-	if (!(s->mate = calloc(na, sizeof *s->mate)) || !(s->test = calloc(na, sizeof *s->test)))
+	if (!(s->mate = calloc(na, sizeof *s->mate)) || !(s->test = calloc(na, sizeof *s->test)) ||
+	    !(s->counted = calloc(na + 1, 1)))
 		return nomem(d);
 	for (size_t i = 0; rc == 0 && i < na; i++) {
 		const struct ti_compdb_unit *u = &s->db[0].u[i];
@@ -270,6 +277,46 @@ static char *result_path(const struct ti_drive *d, size_t t, size_t k, int side,
 			    side_name[side], r, d->t[t].name, k);
 }
 
+/* The real line of summary PATH, or NAN. */
+static double summary_real(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	double v = NAN;
+
+	while (f && fgets(line, sizeof line, f)) {
+		char *end;
+		if (strncmp(line, "real ", 5) != 0)
+			continue;
+		v = strtod(line + 5, &end);
+		if (end == line + 5)
+			v = NAN;
+	}
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* Whether unit K (A's index) of test T is counted under valgrind: its
+ * round-1 compiles took under count_under seconds on both sides, so that
+ * both sides count the same units. */
+static bool counted(struct ti_drive *d, size_t t, size_t k)
+{
+	struct compile *s = state(d);
+
+	if (!s->counted[k]) {
+		bool yes = true;
+		for (int side = 0; side < 2 && yes; side++) {
+			char *p = result_path(d, t, k, side, 1);
+			double v = p ? summary_real(p) : NAN;
+			yes = v < d->c.count_under;	/* NAN: no */
+			free(p);
+		}
+		s->counted[k] = yes ? 1 : 2;
+	}
+	return s->counted[k] == 1;
+}
+
 /* Job J: unit K of test T on side SIDE in round R. */
 static int compile_job(struct ti_drive *d, struct ti_drive_job *j, size_t t, size_t k, int side,
 		       unsigned r)
@@ -297,6 +344,9 @@ static int compile_job(struct ti_drive *d, struct ti_drive_job *j, size_t t, siz
 	rc |= ti_drive_arg(&a, ti_drive_strdup(d->c.timeit));
 	rc |= ti_drive_arg(&a, ti_drive_strdup("--summary"));
 	rc |= ti_drive_arg(&a, res);
+	rc |= ti_drive_arg(&a, ti_drive_strdup("--report-maxrss"));
+	if (d->c.count_under > 0 && r > 1 && counted(d, t, k))
+		rc |= ti_drive_arg(&a, ti_drive_strdup("--count-instructions=valgrind"));
 	rc |= ti_drive_arg(&a, ti_drive_strdup("--chdir"));
 	rc |= ti_drive_arg(&a, ti_drive_strdup(u->dir));
 	rc |= ti_drive_arg(&a, ti_drive_strdup("--"));
@@ -426,6 +476,7 @@ static void compile_end(struct ti_drive *d)
 	}
 	free(s->mate);
 	free(s->test);
+	free(s->counted);
 	free(s);
 	d->state = NULL;
 }

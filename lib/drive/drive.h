@@ -78,6 +78,10 @@ struct ti_drive_config {
 	const char *side_dir[2];	/* lit: the test directories A, B; compile: the build
 					 * trees (their compile_commands.json) */
 	bool per_unit;		/* compile: a test a unit, not a program */
+	double count_under;	/* compile: from round 2 on, count the instructions of
+				 * the units whose round-1 compiles took under this
+				 * many seconds (real) on both sides, under valgrind;
+				 * 0: no count */
 	const char *lit;	/* lit: the program */
 	char *const *lit_args;	/* lit: the user's arguments before ours */
 	size_t nlit_args;
