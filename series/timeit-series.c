@@ -25,8 +25,8 @@
 
 /* Exit statuses (timeit-series.1), timeit-compare's. */
 enum {
-	EXIT_OK = 0,		/* no regression starts in the window */
-	EXIT_REGRESSED = 1,	/* a regression beyond the gate starts in the window */
+	EXIT_OK = 0,		/* no regression is confirmed in the window */
+	EXIT_REGRESSED = 1,	/* a regression beyond the gate is confirmed in the window */
 	EXIT_ERROR = 2,		/* usage or input error */
 };
 
@@ -62,7 +62,8 @@ static const struct {
 	{ "--alpha P", "a change point's significance (default 0.01)" },
 	{ "--machine-factor", "levels relative to each night's machine factor (the" },
 	{ "", "median of the benchmarks whose binary never changed)" },
-	{ "--only-recent", "list only the changes that start in the window" },
+	{ "--only-recent", "list only the changes that start or are confirmed" },
+	{ "", "in the window" },
 	{ "--format FMT", "text (default), md, csv or json" },
 	{ "--svg FILE", "also plot each changed benchmark's series to FILE" },
 	{ "-h, --help", "show this help and exit" },
@@ -80,8 +81,9 @@ static void usage(FILE *f)
 		   "(code) or not (machine).\n\noptions:\n");
 	for (size_t i = 0; i < sizeof help / sizeof help[0]; i++)
 		fprintf(f, "  %-20s %s\n", help[i].left, help[i].help);
-	fprintf(f, "\nExit status: 0 no regression starts in the window, 1 a regression beyond\n"
-		   "the gate (of code, not the machine) starts there, 2 usage or input error.\n"
+	fprintf(f, "\nExit status: 0 no regression is confirmed in the window, 1 a regression\n"
+		   "beyond the gate (of code, not the machine) starts there or was not yet\n"
+		   "found in the history before it, 2 usage or input error.\n"
 		   "See timeit-series(1).\n");
 	if (TI_BUG_URL[0])
 		fprintf(f, "\nReport bugs to: %s\n", TI_BUG_URL);

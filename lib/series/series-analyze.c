@@ -243,11 +243,6 @@ static int analyze_bench(struct ti_series_row *row, const struct ti_series_bench
 		if ((rc = describe(ch, &w, m, (size_t)j, (size_t)k, b->p, c)) < 0)
 			goto out;
 		row->nch++;
-		/* A slower binary in the window gates; the machine's change
-		 * is said, not gated on (as timeit-compare's same binary). */
-		if (ch->in_window && ch->change >= c->min_change / 100 &&
-		    ch->cause != TI_SERIES_CAUSE_MACHINE)
-			row->regressed = true;
 	}
 	rc = 0;
 out:
@@ -255,8 +250,8 @@ out:
 	return rc;
 }
 
-int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_config *c,
-		      struct ti_series_result *r)
+static int analyze_all(const struct ti_series_history *h, const struct ti_series_config *c,
+		       struct ti_series_result *r)
 {
 	memset(r, 0, sizeof *r);
 	if (!(c->alpha > 0 && c->alpha < 1) || !(c->min_change >= 0) ||
@@ -283,12 +278,85 @@ int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_
 		}
 		r->changes += row->nch;
 		r->pending += row->pending;
-		r->regressed |= row->regressed;
-		for (size_t j = 0; j < row->nch; j++)
-			r->regressions += row->ch[j].in_window && row->ch[j].change > 0 &&
-					  row->ch[j].cause != TI_SERIES_CAUSE_MACHINE;
 	}
 	free(factor);
+	return 0;
+}
+
+/* CUT, the change points of the history before the window, has one of
+ * the same direction within a run of CH. */
+static bool known(const struct ti_series_row *cut, const struct ti_series_change *ch)
+{
+	for (size_t j = 0; cut && j < cut->nch; j++) {
+		const struct ti_series_change *o = &cut->ch[j];
+		size_t d = o->index > ch->index ? o->index - ch->index : ch->index - o->index;
+		if (d <= 1 && (o->change > 0) == (ch->change > 0))
+			return true;
+	}
+	return false;
+}
+
+/* The history H before the run SINCE into CUT (B: its benchmarks, NB of
+ * them, sharing H's points). */
+static void cut_history(const struct ti_series_history *h, size_t since,
+			struct ti_series_history *cut, struct ti_series_bench *b)
+{
+	memset(cut, 0, sizeof *cut);
+	cut->runs = h->runs;
+	cut->nruns = since;
+	cut->b = b;
+	cut->nb = h->nb;
+	cut->samples = h->samples;
+	for (size_t i = 0; i < h->nb; i++) {
+		b[i] = h->b[i];
+		b[i].n = 0;
+		while (b[i].n < h->b[i].n && h->b[i].p[b[i].n].run < since)
+			b[i].n++;
+	}
+}
+
+int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_config *c,
+		      struct ti_series_result *r)
+{
+	struct ti_series_result before = { 0 };
+	struct ti_series_history cut;
+	struct ti_series_bench *b = NULL;
+	bool has_cut = c->since > 0 && c->since < h->nruns;
+	int rc;
+
+	if ((rc = analyze_all(h, c, r)) < 0)
+		return rc;
+	if (has_cut) {
+		if (!(b = malloc((h->nb ? h->nb : 1) * sizeof *b))) {
+			ti_series_result_free(r);
+			return -ENOMEM;
+		}
+		cut_history(h, c->since, &cut, b);
+		if ((rc = analyze_all(&cut, c, &before)) < 0) {
+			free(b);
+			ti_series_result_free(r);
+			return rc;
+		}
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		struct ti_series_row *row = &r->rows[i];
+		for (size_t j = 0; j < row->nch; j++) {
+			struct ti_series_change *ch = &row->ch[j];
+			ch->confirmed = ch->in_window ||
+					!known(has_cut ? &before.rows[i] : NULL, ch);
+			/* A slower binary confirmed in the window gates; the
+			 * machine's change is said, not gated on (as
+			 * timeit-compare's same binary). */
+			if (ch->confirmed && ch->change >= c->min_change / 100 &&
+			    ch->cause != TI_SERIES_CAUSE_MACHINE) {
+				row->regressed = true;
+				r->regressions++;
+			}
+		}
+		r->regressed |= row->regressed;
+	}
+	ti_series_result_free(&before);
+	free(b);
 	return 0;
 }
 

@@ -27,7 +27,7 @@ static const char *const title[C_COUNT] = {
 /* The change is listed under O. */
 static bool listed(const struct ti_series_change *ch, const struct ti_series_report_opts *o)
 {
-	return !o->only_recent || ch->in_window;
+	return !o->only_recent || ch->in_window || ch->confirmed;
 }
 
 static void pvalue(char *s, size_t len, double p)
@@ -54,7 +54,7 @@ static void cells(const struct ti_series_history *h, const struct ti_series_row 
 	snprintf(cell[C_CI], CELL, "%s..%s", lo, hi);
 	pvalue(cell[C_P], CELL, ch->p);
 	snprintf(cell[C_CAUSE], CELL, "%s", ti_series_cause_name[ch->cause]);
-	snprintf(cell[C_NEW], CELL, "%s", !ch->in_window ? "" : ch->change > 0 &&
+	snprintf(cell[C_NEW], CELL, "%s", !ch->confirmed ? "" : ch->change > 0 &&
 		 ch->cause != TI_SERIES_CAUSE_MACHINE ? "REGRESSED" : "new");
 }
 
@@ -146,8 +146,8 @@ static void notes(struct ti_buf *o, const struct ti_series_history *h,
 	if (r->changes > shown)
 		ti_buf_printf(o, " (%zu older %s left out: --only-recent)", r->changes - shown,
 			      nn(r->changes - shown, "one", "ones"));
-	ti_buf_printf(o, "; %zu %s in the window\n", r->regressions,
-		      nn(r->regressions, "regression starts", "regressions start"));
+	ti_buf_printf(o, "; %zu %s confirmed in the window\n", r->regressions,
+		      nn(r->regressions, "regression", "regressions"));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ti_series_row *row = &r->rows[i];
 		char name[CELL];
@@ -289,6 +289,7 @@ static void json_change(struct ti_json *j, const struct ti_series_history *h,
 	ti_json_uint(j, "runs_before", ch->n_before);
 	ti_json_uint(j, "runs_after", ch->n_after);
 	ti_json_bool(j, "in_window", ch->in_window);
+	ti_json_bool(j, "confirmed", ch->confirmed);
 	ti_json_end(j, '}');
 }
 

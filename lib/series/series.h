@@ -147,6 +147,9 @@ struct ti_series_change {
 	size_t n_before, n_after;	/* runs on each side (up to the next changes) */
 	enum ti_series_cause cause;
 	bool in_window;		/* index >= c->since */
+	bool confirmed;		/* new in the window: not a change point (of the same
+				 * direction, within a run of it) of the history cut
+				 * before the window, wherever it starts */
 };
 
 struct ti_series_row {
@@ -164,21 +167,27 @@ struct ti_series_row {
 	bool pending;		/* the last run is off the level: a change there
 				 * cannot be told from a bad night yet */
 	double pending_change;	/* the last run / the level before - 1 */
-	bool regressed;		/* a change in the window is a regression beyond the gate */
+	bool regressed;		/* a change confirmed in the window is a regression
+				 * beyond the gate */
 	double last;		/* the level of the last run with one, NAN: none */
 };
 
 struct ti_series_result {
 	struct ti_series_row *rows;	/* one per benchmark of the history, by name */
 	size_t n;
-	size_t changes, regressions;	/* change points listed; regressions in the window */
+	size_t changes, regressions;	/* change points listed; regressions confirmed in
+					 * the window */
 	size_t pending;		/* benchmarks whose last run is off the level */
 	bool regressed;		/* some row regressed: exit status 1 */
 	size_t factor_refs;	/* c->machine_factor: the benchmarks it came from */
 };
 
 /* Find the change points of every benchmark of H under C into R (free
- * with ti_series_result_free).  With C->machine_factor, each level is
+ * with ti_series_result_free).  A change is confirmed in the window when
+ * the history cut before the window (its first C->since runs, analysed
+ * alike) has no change point of the same direction within a run of it:
+ * a regression that needs more nights than the window to reach
+ * significance is new on the night it does, wherever it started.  With C->machine_factor, each level is
  * first divided by its night's machine factor: the median, over the
  * benchmarks whose binary identity is known and the same in every run
  * (at least 3 of them in that run), of their level over their median
