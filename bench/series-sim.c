@@ -33,9 +33,11 @@
  * change points (not within +-1 night of a step) per 1000 benchmark-nights.
  *
  * With "shapes" after SAMPLES, histories of several changes instead: a
- * step reverted after 3, 8 or 10 nights, two steps (run_shapes).
+ * step reverted after 3, 8 or 10 nights, two steps (run_shapes); with
+ * "last", the last night's test: its false alarms and how much sooner it
+ * speaks (run_last).
  *
- * usage: series-sim [HISTORIES [SEED [NIGHTS [SAMPLES [shapes]]]]]
+ * usage: series-sim [HISTORIES [SEED [NIGHTS [SAMPLES [shapes|last [ALPHA]]]]]]
  * (default 200 histories a cell, seed 1, 30 nights of 3 samples). */
 #include "config.h"
 
@@ -191,6 +193,29 @@ static size_t rule_ours(const struct hist *h, size_t n, const struct ti_series_c
 	for (int j = 0; j < k; j++)
 		cp[j] = map[kc[j]];
 	return (size_t)k;
+}
+
+/* Ours' last-night test on the first N nights of H, as timeit-series
+ * runs it: the last night against the kept levels since the last change
+ * point.  True when it is a suspect slowdown. */
+static bool suspect_ours(const struct hist *h, size_t n, const struct ti_series_config *c)
+{
+	double x[MAXN] = { 0 }, kx[MAXN], p[MAXN], change, pv;
+	size_t m = 0, kc[MAXN];
+	bool keep[MAXN], pending;
+
+	levels(h, n, x);
+	if (ti_series_disturbed(x, n, c, keep, &pending) < 0)
+		exit(2);
+	for (size_t i = 0; i < n; i++)
+		if (keep[i])
+			kx[m++] = x[i];
+	int k = ti_series_cpoints(kx, NULL, m, c, kc, p, MAXN);
+	if (k < 0)
+		exit(2);
+	size_t ref = keep[n - 1] ? m - 1 : m, from = k > 0 ? kc[k - 1] : 0;
+	return from < ref && ti_series_suspect(kx + from, ref - from, x[n - 1], c, &change, &pv) == 1 &&
+	       change > 0;
 }
 
 /* Pettitt's statistic over X[s..e): the split with the largest |U|, its
@@ -549,6 +574,69 @@ static bool score(const struct hist *h, const size_t *cp, size_t k, struct tally
 	return found;
 }
 
+/* The last-night test (series-sim ... last): per model, the suspect
+ * slowdowns per 1000 benchmark-nights on histories without a step (run
+ * each night from the 8th), and on histories with a step, how often its
+ * first night is a suspect and the median first report (suspect or
+ * change point), against the change point's alone. */
+static void run_last(size_t hists, uint64_t seed, size_t nights, size_t samples,
+		     const struct ti_series_config *c)
+{
+	static struct hist h;
+	static const double up[] = { 0.05, 0.10 };
+	size_t cp[MAXN], delays = hists < 50 ? hists : 50;
+
+	printf("## The last night's test at alpha %g: %zu histories a cell, %zu nights of %zu "
+	       "samples, seed %llu\n\n", c->last_alpha, hists, nights, samples,
+	       (unsigned long long)seed);
+	printf("Per model: suspect slowdowns per 1000 benchmark-nights without a step (each "
+	       "night from the 8th); per step, the step's first night a suspect %% / median "
+	       "nights after the step to the first report, suspect or change point / to the "
+	       "change point alone (of %zu histories).\n\n| model | false suspects | +5%% | "
+	       "+10%% |\n|---|---:|---|---|\n", delays);
+	for (size_t mi = 0; mi < NMODELS; mi++) {
+		size_t fs = 0, bn = 0;
+		printf("| %s |", models[mi].name);
+		for (size_t hi = 0; hi < hists; hi++) {
+			uint64_t hs = seed * 1000003u + mi * 100003u + hi;
+			generate(&h, &models[mi], 0, nights, samples, hs);
+			for (size_t len = 8; len <= h.n; len++, bn++)
+				fs += suspect_ours(&h, len, c);
+		}
+		printf(" %.1f |", 1000.0 * (double)fs / (double)bn);
+		for (size_t si = 0; si < 2; si++) {
+			size_t first = 0, d1[64], d2[64], dn = 0;
+			for (size_t hi = 0; hi < delays; hi++) {
+				uint64_t hs = seed * 1000003u + mi * 100003u + (si + 3) * 10007u + hi;
+				generate(&h, &models[mi], up[si], nights, samples, hs);
+				size_t a = 11, b = 11;
+				for (size_t len = h.step_at + 1; len <= h.n && len <= h.step_at + 10; len++) {
+					struct tally tmp = { 0 };
+					size_t k = run_rule(R_OURS, &h, len, c, cp, hs);
+					bool found = score(&h, cp, k, &tmp);
+					bool sus = suspect_ours(&h, len, c);
+					if (len == h.step_at + 1)
+						first += sus;
+					if ((found || sus) && a > 10)
+						a = len - h.step_at;
+					if (found) {
+						b = len - h.step_at;
+						break;
+					}
+				}
+				d1[dn] = a;
+				d2[dn++] = b;
+			}
+			qsort(d1, dn, sizeof *d1, cmp_size);
+			qsort(d2, dn, sizeof *d2, cmp_size);
+			printf(" %.0f / %zu / %zu |", 100.0 * (double)first / (double)dn, d1[dn / 2],
+			       d2[dn / 2]);
+		}
+		printf("\n");
+		fflush(stdout);
+	}
+}
+
 /* Score the points CP of H against every change of it (TRUTH): a point
  * within +-1 night of one not yet matched matches it, the rest are
  * false.  Returns whether the first change (the step, or the bump's
@@ -673,13 +761,19 @@ int main(int argc, char **argv)
 
 	if (hists < 1 || nights < 8 || nights > MAXN || samples < 1 || samples > MAXK) {
 		fprintf(stderr, "usage: series-sim [HISTORIES [SEED [NIGHTS(8-%d) [SAMPLES(1-%d) "
-			"[shapes]]]]]\n",
+			"[shapes|last]]]]]\n",
 			MAXN, MAXK);
 		return 2;
 	}
 	ti_series_config_init(&c, nights);
 	if (argc > 5 && strcmp(argv[5], "shapes") == 0) {
 		run_shapes(hists, seed, nights, samples, &c);
+		return 0;
+	}
+	if (argc > 5 && strcmp(argv[5], "last") == 0) {
+		if (argc > 6)
+			c.last_alpha = strtod(argv[6], NULL);
+		run_last(hists, seed, nights, samples, &c);
 		return 0;
 	}
 	printf("## Change-point rules: %zu histories a cell, %zu nights of %zu samples, seed %llu\n\n",

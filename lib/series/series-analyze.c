@@ -25,6 +25,7 @@ void ti_series_config_init(struct ti_series_config *c, size_t nruns)
 	c->level = 0.95;
 	c->since = nruns > 5 ? nruns - 5 : 0;
 	c->machine_factor = false;
+	c->last_alpha = TI_SERIES_LAST_ALPHA;
 }
 
 /* What one benchmark's analysis works on: its levels with a value, in run
@@ -238,6 +239,19 @@ static int analyze_bench(struct ti_series_row *row, const struct ti_series_bench
 		rc = -ENOMEM;
 		goto out;
 	}
+	/* The last night against the level since the last change point. */
+	if (n > 0 && !isnan(b->p[b->n - 1].level) && b->p[b->n - 1].level > 0) {
+		/* The last night, when kept, is not its own reference. */
+		size_t ref = m > 0 && w.idx[m - 1] == b->n - 1 ? m - 1 : m;
+		size_t from = k > 0 ? w.cp[k - 1] : 0;
+		if (from < ref) {
+			row->suspect = ti_series_suspect(w.kx + from, ref - from, w.x[n - 1], c,
+							 &row->suspect_change, &row->suspect_p) == 1;
+			/* The machine's change: the same binary as the level's. */
+			row->suspect_machine = b->p[b->n - 1].hash &&
+					       b->p[b->n - 1].hash == b->p[w.idx[ref - 1]].hash;
+		}
+	}
 	for (int j = 0; j < k; j++) {
 		struct ti_series_change *ch = &row->ch[row->nch];
 		if ((rc = describe(ch, &w, m, (size_t)j, (size_t)k, b->p, c)) < 0)
@@ -255,6 +269,7 @@ static int analyze_all(const struct ti_series_history *h, const struct ti_series
 {
 	memset(r, 0, sizeof *r);
 	if (!(c->alpha > 0 && c->alpha < 1) || !(c->min_change >= 0) ||
+	    !(c->last_alpha >= 0 && c->last_alpha < 1) ||
 	    !(c->level > 0 && c->level < 1) || !(c->outlier > 0))
 		return -EINVAL;
 	double *factor = NULL;
@@ -278,6 +293,9 @@ static int analyze_all(const struct ti_series_history *h, const struct ti_series
 		}
 		r->changes += row->nch;
 		r->pending += row->pending;
+		r->suspects += row->suspect;
+		r->suspect_slower |= row->suspect && !row->suspect_machine &&
+				     row->suspect_change >= c->min_change / 100;
 	}
 	free(factor);
 	return 0;

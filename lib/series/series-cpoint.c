@@ -121,6 +121,26 @@ int ti_series_disturbed(const double *x, size_t n, const struct ti_series_config
 	return marked;
 }
 
+int ti_series_suspect(const double *x, size_t m, double last, const struct ti_series_config *c,
+		      double *change, double *p)
+{
+	double mean = 0, ss = 0;
+
+	*change = NAN;
+	*p = 1;
+	if (m < 3 || !(c->last_alpha > 0))
+		return 0;
+	for (size_t i = 0; i < m; i++)
+		mean += x[i] / (double)m;
+	for (size_t i = 0; i < m; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	double se = sqrt(ss / (double)(m - 1)) * sqrt(1 + 1 / (double)m);
+	double d = last - mean, t = se > 0 ? fabs(d) / se : d != 0 ? INFINITY : 0;
+	*change = expm1(d);
+	*p = isinf(t) ? 0 : fmin(1, 2 * ti_stats_t_cdf(-t, (double)(m - 1)));
+	return *p <= c->last_alpha && fabs(d) >= log1p(c->min_change / 100);
+}
+
 struct bs {
 	const struct ti_series_config *c;
 	const uint64_t *id;	/* the values' binary identities, 0 unknown; NULL: none */

@@ -152,6 +152,15 @@ static void notes(struct ti_buf *o, const struct ti_series_history *h,
 		const struct ti_series_row *row = &r->rows[i];
 		char name[CELL];
 
+		if (row->suspect) {
+			char pv[32];
+			ti_ab_report_cell(name, sizeof name, row->b->name);
+			ti_ab_report_pct(t, sizeof t, row->suspect_change);
+			pvalue(pv, sizeof pv, row->suspect_p);
+			ti_buf_printf(o, "%s%s: last night off its level: %s, p=%s, suspect%s\n", prefix,
+				      name, t, pv, row->suspect_machine ? " (the same binary)" : "");
+			continue;
+		}
 		if (!row->pending)
 			continue;
 		ti_ab_report_cell(name, sizeof name, row->b->name);
@@ -341,6 +350,9 @@ static void format_json(struct ti_buf *o, const struct ti_series_history *h,
 		ti_json_uint(&j, "null_values", row->nulls);
 		ti_json_bool(&j, "last_run_pending", row->pending);
 		ti_json_double(&j, "last_run_change", row->pending_change);
+		ti_json_bool(&j, "last_run_suspect", row->suspect);
+		ti_json_double(&j, "last_run_suspect_change", row->suspect_change);
+		ti_json_double(&j, "last_run_suspect_p", row->suspect ? row->suspect_p : NAN);
 		ti_json_array(&j, "changes");
 		for (size_t k = 0; k < row->nch; k++)
 			if (listed(&row->ch[k], opt))
@@ -358,6 +370,8 @@ static void format_json(struct ti_buf *o, const struct ti_series_history *h,
 	ti_json_uint(&j, "changes_left_out", r->changes - shown);
 	ti_json_uint(&j, "regressions", r->regressions);
 	ti_json_uint(&j, "pending", r->pending);
+	ti_json_uint(&j, "suspects", r->suspects);
+	ti_json_double(&j, "last_alpha", c->last_alpha);
 	ti_json_int(&j, "exit_status", opt->status);
 	ti_json_end(&j, '}');
 	ti_buf_printf(o, "\n");
