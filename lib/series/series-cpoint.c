@@ -19,6 +19,12 @@
 /* A bump is tested at this fraction of alpha: on noise that grows in
  * mid-history a stretch of the noisy half can pass for one
  * (bench/series-sim ... shapes, model "shape"). */
+/* The longest bump tried: longer ones are a good part of their segment,
+ * where single splits find them, and the stretches tried grow as the
+ * square of the history (1000 nights of 500 benchmarks: 13 times the
+ * time without the cap). */
+#define MAX_BUMP 32
+
 #ifndef BUMP_ALPHA
 #define BUMP_ALPHA 0.01
 #endif
@@ -163,7 +169,8 @@ static double tstat(const struct bs *w, size_t k, size_t len)
 static void segment(struct bs *w, const double *x, size_t s, size_t e);
 
 /* The best bump of X[s..e) (W->sum its prefix sums): the stretch [a, b),
- * with MIN_SIDE nights or more inside and on either side, whose mean
+ * with MIN_SIDE to MAX_BUMP nights inside and MIN_SIDE or more on either
+ * side, whose mean
  * differs most from that of the rest for their sizes.  A change that is
  * reverted inflates the spread on both sides of any one split, so that
  * no single split stands; it is tested as one, Student's t on the spread
@@ -177,7 +184,7 @@ static void bump(struct bs *w, const double *x, size_t s, size_t e)
 	if (len < 3 * MIN_SIDE || w->n + 2 > w->max)
 		return;
 	for (size_t i = MIN_SIDE; i + 2 * MIN_SIDE <= len; i++) {
-		for (size_t j = i + MIN_SIDE; j + MIN_SIDE <= len; j++) {
+		for (size_t j = i + MIN_SIDE; j + MIN_SIDE <= len && j - i <= MAX_BUMP; j++) {
 			double m = (double)(j - i), in = w->sum[j] - w->sum[i];
 			double d = in / m - (w->sum[len] - in) / ((double)len - m);
 			double t = fabs(d) / sqrt(1 / m + 1 / ((double)len - m));
