@@ -32,7 +32,12 @@
  * reports it within +-1 night; of the first DELAYS histories), and false
  * change points (not within +-1 night of a step) per 1000 benchmark-nights.
  *
- * usage: series-sim [HISTORIES [SEED [NIGHTS [SAMPLES]]]]
+ * With "shapes" after SAMPLES, histories of several changes instead: a
+ * step reverted after 3, 8 or 10 nights, two steps (run_shapes); with
+ * "last", the last night's test: its false alarms and how much sooner it
+ * speaks (run_last).
+ *
+ * usage: series-sim [HISTORIES [SEED [NIGHTS [SAMPLES [shapes|last [ALPHA]]]]]]
  * (default 200 histories a cell, seed 1, 30 nights of 3 samples). */
 #include "config.h"
 
@@ -53,21 +58,24 @@ struct model {
 	double bi_p, bi_shift;	/* bimodal samples: slow mode's probability, shift */
 	double bad_p;		/* a disturbed night: every sample 10-1000 % slower */
 	double miss_p;		/* a missing night */
+	double iid2;		/* from the middle night on, this sd instead of IID (0: IID) */
 };
 
 static const struct model models[] = {
-	{ "cv2", "CV 2 %", 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
-	{ "cv5", "CV 5 %", 0.05, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
-	{ "night", "CV 2 % + 2 % a night", 0.02, 0.02, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "cv2", "CV 2 %", 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "cv5", "CV 5 %", 0.05, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "night", "CV 2 % + 2 % a night", 0.02, 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
 	{ "outliers", "CV 2 %, 5 % of samples 30-100 % slower", 0.02, 0, 0, 0.05, 0.262, 0.693, 0, 0,
-	  0, 0 },
-	{ "bimodal", "CV 1 %, half the samples 4 % slower", 0.01, 0, 0, 0, 0, 0, 0.5, 0.04, 0, 0 },
-	{ "drift", "CV 2 %, a 3 % ramp over the history", 0.02, 0, 0.03, 0, 0, 0, 0, 0, 0, 0 },
+	  0, 0, 0 },
+	{ "bimodal", "CV 1 %, half the samples 4 % slower", 0.01, 0, 0, 0, 0, 0, 0.5, 0.04, 0, 0, 0 },
+	{ "drift", "CV 2 %, a 3 % ramp over the history", 0.02, 0, 0.03, 0, 0, 0, 0, 0, 0, 0, 0 },
 	{ "disturbed", "CV 2 %, 5 % of nights 10-1000 % slower", 0.02, 0, 0, 0, 0, 0, 0, 0, 0.05,
-	  0 },
-	{ "missing", "CV 2 %, 20 % of nights missing", 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0.2 },
+	  0, 0 },
+	{ "missing", "CV 2 %, 20 % of nights missing", 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0.2, 0 },
 	{ "vm", "this VM: 2 % + 3 % a night + 2 % outliers + 2 % bad nights", 0.02, 0.03, 0, 0.02,
-	  0.1, 0.4, 0, 0, 0.02, 0.05 },
+	  0.1, 0.4, 0, 0, 0.02, 0.05, 0 },
+	{ "shape", "CV 1 %, then 4 % from the middle night", 0.01, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	  0.04 },
 };
 #define NMODELS (sizeof models / sizeof models[0])
 
@@ -78,13 +86,15 @@ enum rule { R_OURS, R_PETTITT, R_EDIV, R_PERF, R_LNT, R_CATAPULT, NRULES };
 static const char *const rule_name[NRULES] = { "ours", "pettitt", "edivisive", "perfherder",
 					       "lnt", "catapult" };
 
-#define MAXN 128
+#define MAXN 256
 #define MAXK 16
 
 /* One history: the nights present, each with K samples, and where (in the
- * nights present) the step starts (0: none). */
+ * nights present) the step starts (0: none); with several changes (a
+ * bump, two steps), each of them in TRUTH. */
 struct hist {
 	size_t n, k, step_at;
+	size_t truth[2], ntruth;
 	double v[MAXN][MAXK];	/* the samples, seconds */
 };
 
@@ -93,28 +103,42 @@ static double unif(struct ti_stats_rng *r, double lo, double hi)
 	return lo + (hi - lo) * ti_stats_rng_uniform(r);
 }
 
-static void generate(struct hist *h, const struct model *m, double step, size_t nights,
-		     size_t k, uint64_t seed)
+/* The shape of a history's changes: one step (today's table), a step
+ * reverted after BUMP nights (BUMP > 0), or two steps of STEP a third of
+ * the history apart (BUMP < 0). */
+static void generate_shaped(struct hist *h, const struct model *m, double step, int bump,
+			    size_t nights, size_t k, uint64_t seed)
 {
 	struct ti_stats_rng r;
-	size_t at;
+	size_t at, end = SIZE_MAX;
 
 	ti_stats_rng_seed(&r, seed);
 	at = nights / 3 + (size_t)(ti_stats_rng_uniform(&r) * (double)(nights / 3));
+	if (bump > 0)
+		end = at + (size_t)bump;
+	else if (bump < 0)
+		at = nights / 6 + (size_t)(ti_stats_rng_uniform(&r) * (double)(nights / 3)),
+		end = at + nights / 3;
 	h->n = 0;
 	h->k = k;
 	h->step_at = 0;
+	h->ntruth = 0;
 	for (size_t i = 0; i < nights; i++) {
 		double lvl = (i >= at ? log1p(step) : 0) + m->drift * (double)i / (double)nights;
+		if (i >= end)
+			lvl += bump > 0 ? -log1p(step) : log1p(step);
 		double nightly = m->night * ti_stats_rng_normal(&r);
 		bool bad = ti_stats_rng_uniform(&r) < m->bad_p;
 		double badness = bad ? log1p(unif(&r, 0.1, 10)) : 0;
-		if (ti_stats_rng_uniform(&r) < m->miss_p && i != at)
+		double iid = m->iid2 > 0 && i >= nights / 2 ? m->iid2 : m->iid;
+		if (ti_stats_rng_uniform(&r) < m->miss_p && i != at && i != end)
 			continue;
 		if (i == at && step != 0)
 			h->step_at = h->n;
+		if ((i == at || i == end) && step != 0)
+			h->truth[h->ntruth++] = h->n;
 		for (size_t j = 0; j < k; j++) {
-			double x = lvl + nightly + badness + m->iid * ti_stats_rng_normal(&r);
+			double x = lvl + nightly + badness + iid * ti_stats_rng_normal(&r);
 			if (ti_stats_rng_uniform(&r) < m->out_p)
 				x += unif(&r, m->out_lo, m->out_hi);
 			if (ti_stats_rng_uniform(&r) < m->bi_p)
@@ -123,6 +147,12 @@ static void generate(struct hist *h, const struct model *m, double step, size_t 
 		}
 		h->n++;
 	}
+}
+
+static void generate(struct hist *h, const struct model *m, double step, size_t nights,
+		     size_t k, uint64_t seed)
+{
+	generate_shaped(h, m, step, 0, nights, k, seed);
 }
 
 static double median(const double *x, size_t n)
@@ -163,6 +193,29 @@ static size_t rule_ours(const struct hist *h, size_t n, const struct ti_series_c
 	for (int j = 0; j < k; j++)
 		cp[j] = map[kc[j]];
 	return (size_t)k;
+}
+
+/* Ours' last-night test on the first N nights of H, as timeit-series
+ * runs it: the last night against the kept levels since the last change
+ * point.  True when it is a suspect slowdown. */
+static bool suspect_ours(const struct hist *h, size_t n, const struct ti_series_config *c)
+{
+	double x[MAXN] = { 0 }, kx[MAXN], p[MAXN], change, pv;
+	size_t m = 0, kc[MAXN];
+	bool keep[MAXN], pending;
+
+	levels(h, n, x);
+	if (ti_series_disturbed(x, n, c, keep, &pending) < 0)
+		exit(2);
+	for (size_t i = 0; i < n; i++)
+		if (keep[i])
+			kx[m++] = x[i];
+	int k = ti_series_cpoints(kx, NULL, m, c, kc, p, MAXN);
+	if (k < 0)
+		exit(2);
+	size_t ref = keep[n - 1] ? m - 1 : m, from = k > 0 ? kc[k - 1] : 0;
+	return from < ref && ti_series_suspect(kx + from, ref - from, x[n - 1], c, &change, &pv) == 1 &&
+	       change > 0;
 }
 
 /* Pettitt's statistic over X[s..e): the split with the largest |U|, its
@@ -521,6 +574,180 @@ static bool score(const struct hist *h, const size_t *cp, size_t k, struct tally
 	return found;
 }
 
+/* The last-night test (series-sim ... last): per model, the suspect
+ * slowdowns per 1000 benchmark-nights on histories without a step (run
+ * each night from the 8th), and on histories with a step, how often its
+ * first night is a suspect and the median first report (suspect or
+ * change point), against the change point's alone. */
+static void run_last(size_t hists, uint64_t seed, size_t nights, size_t samples,
+		     const struct ti_series_config *c)
+{
+	static struct hist h;
+	static const double up[] = { 0.05, 0.10 };
+	size_t cp[MAXN], delays = hists < 50 ? hists : 50;
+
+	printf("## The last night's test at alpha %g: %zu histories a cell, %zu nights of %zu "
+	       "samples, seed %llu\n\n", c->last_alpha, hists, nights, samples,
+	       (unsigned long long)seed);
+	printf("Per model: suspect slowdowns per 1000 benchmark-nights without a step (each "
+	       "night from the 8th); per step, the step's first night a suspect %% / median "
+	       "nights after the step to the first report, suspect or change point / to the "
+	       "change point alone (of %zu histories).\n\n| model | false suspects | +5%% | "
+	       "+10%% |\n|---|---:|---|---|\n", delays);
+	for (size_t mi = 0; mi < NMODELS; mi++) {
+		size_t fs = 0, bn = 0;
+		printf("| %s |", models[mi].name);
+		for (size_t hi = 0; hi < hists; hi++) {
+			uint64_t hs = seed * 1000003u + mi * 100003u + hi;
+			generate(&h, &models[mi], 0, nights, samples, hs);
+			for (size_t len = 8; len <= h.n; len++, bn++)
+				fs += suspect_ours(&h, len, c);
+		}
+		printf(" %.1f |", 1000.0 * (double)fs / (double)bn);
+		for (size_t si = 0; si < 2; si++) {
+			size_t first = 0, d1[64], d2[64], dn = 0;
+			for (size_t hi = 0; hi < delays; hi++) {
+				uint64_t hs = seed * 1000003u + mi * 100003u + (si + 3) * 10007u + hi;
+				generate(&h, &models[mi], up[si], nights, samples, hs);
+				size_t a = 11, b = 11;
+				for (size_t len = h.step_at + 1; len <= h.n && len <= h.step_at + 10; len++) {
+					struct tally tmp = { 0 };
+					size_t k = run_rule(R_OURS, &h, len, c, cp, hs);
+					bool found = score(&h, cp, k, &tmp);
+					bool sus = suspect_ours(&h, len, c);
+					if (len == h.step_at + 1)
+						first += sus;
+					if ((found || sus) && a > 10)
+						a = len - h.step_at;
+					if (found) {
+						b = len - h.step_at;
+						break;
+					}
+				}
+				d1[dn] = a;
+				d2[dn++] = b;
+			}
+			qsort(d1, dn, sizeof *d1, cmp_size);
+			qsort(d2, dn, sizeof *d2, cmp_size);
+			printf(" %.0f / %zu / %zu |", 100.0 * (double)first / (double)dn, d1[dn / 2],
+			       d2[dn / 2]);
+		}
+		printf("\n");
+		fflush(stdout);
+	}
+}
+
+/* Score the points CP of H against every change of it (TRUTH): a point
+ * within +-1 night of one not yet matched matches it, the rest are
+ * false.  Returns whether the first change (the step, or the bump's
+ * start) was matched; *ALL whether every one was. */
+static bool score_all(const struct hist *h, const size_t *cp, size_t k, bool *all,
+		      size_t *false_cp)
+{
+	bool hit[2] = { false, false };
+
+	for (size_t j = 0; j < k; j++) {
+		size_t t = 0;
+		while (t < h->ntruth && (hit[t] || (cp[j] > h->truth[t] ? cp[j] - h->truth[t]
+						    : h->truth[t] - cp[j]) > 1))
+			t++;
+		if (t < h->ntruth)
+			hit[t] = true;
+		else
+			(*false_cp)++;
+	}
+	*all = h->ntruth == 0 || (hit[0] && (h->ntruth < 2 || hit[1]));
+	return h->ntruth > 0 && hit[0];
+}
+
+/* The histories with more than one change (series-sim ... shapes): a
+ * step reverted after 3, 8 or 10 nights, two steps, one step, none. */
+static const struct {
+	const char *name;
+	int bump;
+	double step;
+} shapes[] = {
+	{ "none", 0, 0 },		{ "step +5%", 0, 0.05 },
+	{ "two steps +5%", -1, 0.05 },	{ "two steps +10%", -1, 0.10 },
+	{ "bump 3 +10%", 3, 0.10 },	{ "bump 3 +20%", 3, 0.20 },
+	{ "bump 8 +10%", 8, 0.10 },	{ "bump 8 +20%", 8, 0.20 },
+	{ "bump 10 +10%", 10, 0.10 },	{ "bump 10 +20%", 10, 0.20 },
+};
+static const size_t shape_models[] = { 0, 6, 8, 9 };	/* cv2, disturbed, vm, shape */
+
+static void run_shapes(size_t hists, uint64_t seed, size_t nights, size_t samples,
+		       const struct ti_series_config *c)
+{
+	static const enum rule rules[] = { R_OURS, R_EDIV, R_PERF };
+	static struct hist h;
+	size_t cp[MAXN], delays = hists < 50 ? hists : 50;
+	bool ediv = nights <= 80;	/* its O(n^3) permutations: too slow beyond */
+
+	printf("## Histories of several changes: %zu histories a cell, %zu nights of %zu "
+	       "samples, seed %llu\n\n", hists, nights, samples, (unsigned long long)seed);
+	printf("Per cell: the first change found within +-1 night %% / every change found %% / "
+	       "false change points per 1000 benchmark-nights; ours also the median delay "
+	       "(nights after the first change until it is reported, of %zu histories; '-': "
+	       "not within 10).\n\n| model | history | ours | edivisive | perfherder |\n"
+	       "|---|---|---|---|---|\n", delays);
+	for (size_t mj = 0; mj < sizeof shape_models / sizeof *shape_models; mj++) {
+		size_t mi = shape_models[mj];
+		for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+			size_t found[3] = { 0 }, every[3] = { 0 }, fcp[3] = { 0 }, tn = 0, dn = 0;
+			size_t dl[64];
+			printf("| %s | %s |", models[mi].name, shapes[si].name);
+			for (size_t hi = 0; hi < hists; hi++) {
+				uint64_t hs = seed * 1000003u + mi * 100003u + si * 10007u + hi + 7;
+				generate_shaped(&h, &models[mi], shapes[si].step, shapes[si].bump,
+						nights, samples, hs);
+				tn += h.n;
+				for (size_t r = 0; r < 3; r++) {
+					bool all;
+					if (rules[r] == R_EDIV && !ediv)
+						continue;
+					size_t k = run_rule(rules[r], &h, h.n, c, cp, hs);
+					found[r] += score_all(&h, cp, k, &all, &fcp[r]);
+					every[r] += all;
+				}
+				if (!h.ntruth || hi >= delays)
+					continue;
+				size_t d = 11;
+				for (size_t len = h.step_at + 1; len <= h.n && len <= h.step_at + 10; len++) {
+					bool all;
+					size_t f = 0, kk = run_rule(R_OURS, &h, len, c, cp, hs);
+					if (score_all(&h, cp, kk, &all, &f)) {
+						d = len - h.step_at;
+						break;
+					}
+				}
+				dl[dn++] = d;
+			}
+			for (size_t r = 0; r < 3; r++) {
+				if (rules[r] == R_EDIV && !ediv) {
+					printf(" n/a |");
+					continue;
+				}
+				if (shapes[si].step)
+					printf(" %.0f / %.0f / %.1f", 100.0 * (double)found[r] / (double)hists,
+					       100.0 * (double)every[r] / (double)hists,
+					       1000.0 * (double)fcp[r] / (double)tn);
+				else
+					printf(" %.1f", 1000.0 * (double)fcp[r] / (double)tn);
+				if (r == 0 && dn) {
+					qsort(dl, dn, sizeof *dl, cmp_size);
+					if (dl[dn / 2] > 10)
+						printf(" / -");
+					else
+						printf(" / %zu", dl[dn / 2]);
+				}
+				printf(" |");
+			}
+			printf("\n");
+			fflush(stdout);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	size_t hists = argc > 1 ? strtoul(argv[1], NULL, 10) : 200;
@@ -533,11 +760,22 @@ int main(int argc, char **argv)
 	size_t cp[MAXN];
 
 	if (hists < 1 || nights < 8 || nights > MAXN || samples < 1 || samples > MAXK) {
-		fprintf(stderr, "usage: series-sim [HISTORIES [SEED [NIGHTS(8-%d) [SAMPLES(1-%d)]]]]\n",
+		fprintf(stderr, "usage: series-sim [HISTORIES [SEED [NIGHTS(8-%d) [SAMPLES(1-%d) "
+			"[shapes|last]]]]]\n",
 			MAXN, MAXK);
 		return 2;
 	}
 	ti_series_config_init(&c, nights);
+	if (argc > 5 && strcmp(argv[5], "shapes") == 0) {
+		run_shapes(hists, seed, nights, samples, &c);
+		return 0;
+	}
+	if (argc > 5 && strcmp(argv[5], "last") == 0) {
+		if (argc > 6)
+			c.last_alpha = strtod(argv[6], NULL);
+		run_last(hists, seed, nights, samples, &c);
+		return 0;
+	}
 	printf("## Change-point rules: %zu histories a cell, %zu nights of %zu samples, seed %llu\n\n",
 	       hists, nights, samples, (unsigned long long)seed);
 	printf("Per cell: found within +-1 night %% / mean localisation error (nights) / median "

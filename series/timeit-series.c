@@ -25,9 +25,11 @@
 
 /* Exit statuses (timeit-series.1), timeit-compare's. */
 enum {
-	EXIT_OK = 0,		/* no regression starts in the window */
-	EXIT_REGRESSED = 1,	/* a regression beyond the gate starts in the window */
+	EXIT_OK = 0,		/* no regression is confirmed in the window */
+	EXIT_REGRESSED = 1,	/* a regression beyond the gate is confirmed in the window */
 	EXIT_ERROR = 2,		/* usage or input error */
+	EXIT_SUSPECT = 3,	/* --suspect-exit: the last night is a suspect
+				 * slowdown, nothing confirmed */
 };
 
 enum order_by { ORDER_INPUT, ORDER_REVISION, ORDER_TIME };
@@ -39,7 +41,7 @@ struct config {
 	enum order_by order;
 	double timeout, lnt_max_mb;
 	struct ti_series_config sc;
-	bool alpha_set, gate_set;
+	bool alpha_set, gate_set, suspect_exit;
 	struct ti_series_report_opts report;
 };
 
@@ -60,9 +62,13 @@ static const struct {
 	{ "", "the run labelled REV (run:REV for a label of digits)" },
 	{ "--min-change PCT", "the gate: smaller changes are not listed (default 1)" },
 	{ "--alpha P", "a change point's significance (default 0.01)" },
+	{ "--last-alpha P", "the last night's own test (default 1e-4; 0: none)" },
+	{ "--suspect-exit", "exit 3 when the last night is a suspect slowdown" },
+	{ "", "and no regression is confirmed" },
 	{ "--machine-factor", "levels relative to each night's machine factor (the" },
 	{ "", "median of the benchmarks whose binary never changed)" },
-	{ "--only-recent", "list only the changes that start in the window" },
+	{ "--only-recent", "list only the changes that start or are confirmed" },
+	{ "", "in the window" },
 	{ "--format FMT", "text (default), md, csv or json" },
 	{ "--svg FILE", "also plot each changed benchmark's series to FILE" },
 	{ "-h, --help", "show this help and exit" },
@@ -80,8 +86,10 @@ static void usage(FILE *f)
 		   "(code) or not (machine).\n\noptions:\n");
 	for (size_t i = 0; i < sizeof help / sizeof help[0]; i++)
 		fprintf(f, "  %-20s %s\n", help[i].left, help[i].help);
-	fprintf(f, "\nExit status: 0 no regression starts in the window, 1 a regression beyond\n"
-		   "the gate (of code, not the machine) starts there, 2 usage or input error.\n"
+	fprintf(f, "\nExit status: 0 no regression is confirmed in the window, 1 a regression\n"
+		   "beyond the gate (of code, not the machine) starts there or was not yet\n"
+		   "found in the history before it, 2 usage or input error, 3 (--suspect-exit)\n"
+		   "the last night is a suspect slowdown and no regression is confirmed.\n"
 		   "See timeit-series(1).\n");
 	if (TI_BUG_URL[0])
 		fprintf(f, "\nReport bugs to: %s\n", TI_BUG_URL);
@@ -126,10 +134,10 @@ static double number(const char *opt, const char *s, double lo, double hi)
 
 /* The option table: each takes a value or not; parse_one acts on it. */
 static const char *const flags[] = { "-h", "--help", "--version", "--only-recent",
-				     "--machine-factor" };
+				     "--machine-factor", "--suspect-exit" };
 static const char *const valued[] = { "-m", "--metric", "--order-by", "--lnt", "--machine",
 				      "--timeout", "--lnt-max", "--since", "--min-change", "--alpha",
-				      "--format", "--svg" };
+				      "--format", "--svg", "--last-alpha" };
 
 static bool in(const char *const *list, size_t n, const char *s)
 {
@@ -150,6 +158,10 @@ static void parse_one(struct config *c, const char *name, const char *v)
 		written();
 	} else if (IS("--only-recent")) {
 		c->report.only_recent = true;
+	} else if (IS("--suspect-exit")) {
+		c->suspect_exit = true;
+	} else if (IS("--last-alpha")) {
+		c->sc.last_alpha = number(name, v, 0, 0.25);
 	} else if (IS("--machine-factor")) {
 		c->sc.machine_factor = true;
 	} else if (IS("-m") || IS("--metric")) {
@@ -544,6 +556,8 @@ int main(int argc, char **argv)
 		fail("the change points failed: %s", strerror(-rc));
 	if (r.regressed)
 		status = EXIT_REGRESSED;
+	else if (c.suspect_exit && r.suspect_slower)
+		status = EXIT_SUSPECT;
 	c.report.metric = c.metric;
 	c.report.status = status;
 	ti_series_report(&out, &h, &r, &c.sc, &c.report);

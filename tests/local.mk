@@ -213,6 +213,7 @@ tests_series_test_LDADD = $(SERIES_LIBS)
 TESTS += tests/drive-test
 check_PROGRAMS += tests/drive-test
 tests_drive_test_LDADD = $(DRIVE_LIBS)
-TESTS += tests/series-cli.sh tests/series-lnt.sh tests/series-lnt-answers.sh tests/series-input.sh
+TESTS += tests/series-cli.sh tests/series-lnt.sh tests/series-lnt-answers.sh tests/series-input.sh \
+	tests/series-confirm.sh tests/series-suspect.sh
 EXTRA_DIST += tests/series-cli.sh tests/series-lnt.sh tests/series-lnt-answers.sh \
-	tests/series-input.sh
+	tests/series-input.sh tests/series-confirm.sh tests/series-suspect.sh

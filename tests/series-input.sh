@@ -127,18 +127,18 @@ tr -d '\200-\277' < out.txt | awk '/step / { c[index($0, "n6")]++ }
 # Singular and plural: one change point, one regression, a window of 1 run.
 # shellcheck disable=SC2086
 expect_status 1 "$SERIES" --since 6 $nights > out.txt
-grep -q '^1 change point at the gate of 1%; 1 regression starts in the window$' out.txt ||
+grep -q '^1 change point at the gate of 1%; 1 regression confirmed in the window$' out.txt ||
 	fail "the summary's grammar: $(cat out.txt)"
 # shellcheck disable=SC2086
 expect_status 0 "$SERIES" --since 1 $nights > out.txt
 grep -q '; 2 benchmarks; window: 1 run from ' out.txt || fail "1 run: $(cat out.txt)"
-grep -q '0 regressions start in the window' out.txt || fail "0 regressions: $(cat out.txt)"
+grep -q '0 regressions confirmed in the window' out.txt || fail "0 regressions: $(cat out.txt)"
 
 # --only-recent counts what it lists, and says how many older it left out.
 # shellcheck disable=SC2086
 expect_status 0 "$SERIES" --since 2 --only-recent $nights > out.txt
 grep -q '^step ' out.txt && fail "--only-recent listed an older change: $(cat out.txt)"
-grep -q '^0 change points at the gate of 1% (1 older one left out: --only-recent); 0 regressions start in the window$' out.txt ||
+grep -q '^0 change points at the gate of 1% (1 older one left out: --only-recent); 0 regressions confirmed in the window$' out.txt ||
 	fail "--only-recent's summary counts what it did not list: $(cat out.txt)"
 
 # Labels: a night given by its file is its file's name, without

@@ -87,6 +87,46 @@ static void test_rule(void)
 	}
 }
 
+/* A step reverted some nights later is two change points, its start and
+ * its end: no single split of the history stands (the bump inflates the
+ * spread on both sides of any one), the stretch does; a bump of 3 nights
+ * is not a disturbed night. */
+static void test_bump(void)
+{
+	static const struct {
+		size_t len;
+		double step;
+	} b[] = { { 3, 0.10 }, { 3, 0.20 }, { 8, 0.10 }, { 8, 0.20 }, { 10, 0.20 } };
+	struct ti_series_config c;
+
+	ti_series_config_init(&c, 60);
+	for (size_t t = 0; t < sizeof b / sizeof b[0]; t++) {
+		for (uint64_t seed = 1; seed <= 4; seed++) {
+			double x[60], kx[60], p[60];
+			size_t map[60], cp[60], m = 0;
+			bool keep[60], pending;
+			struct ti_stats_rng g;
+
+			ti_stats_rng_seed(&g, 500 + seed);
+			for (size_t i = 0; i < 60; i++)
+				x[i] = (i >= 25 && i < 25 + b[t].len ? log1p(b[t].step) : 0) +
+				       0.012 * ti_stats_rng_normal(&g);
+			int d = ti_series_disturbed(x, 60, &c, keep, &pending);
+			for (size_t i = 0; i < 60; i++)
+				if (keep[i]) {
+					map[m] = i;
+					kx[m++] = x[i];
+				}
+			int k = ti_series_cpoints(kx, NULL, m, &c, cp, p, 60);
+			TAP_OK(d == 0 && k == 2 && map[cp[0]] == 25 && map[cp[1]] == 25 + b[t].len,
+			       "a bump of %zu nights at %+.0f%% (seed %llu): %d disturbed, %d points "
+			       "at %zu, %zu; expected 0, 2 at 25, %zu", b[t].len, 100 * b[t].step,
+			       (unsigned long long)seed, d, k, k > 0 ? map[cp[0]] : 0,
+			       k > 1 ? map[cp[1]] : 0, 25 + b[t].len);
+		}
+	}
+}
+
 /* Where the binary changed, the split goes there when it stands. */
 static void test_identity(void)
 {
@@ -324,6 +364,7 @@ static void test_labels(void)
 int main(void)
 {
 	test_rule();
+	test_bump();
 	test_identity();
 	test_order();
 	test_time_key();

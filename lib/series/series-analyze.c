@@ -25,6 +25,7 @@ void ti_series_config_init(struct ti_series_config *c, size_t nruns)
 	c->level = 0.95;
 	c->since = nruns > 5 ? nruns - 5 : 0;
 	c->machine_factor = false;
+	c->last_alpha = TI_SERIES_LAST_ALPHA;
 }
 
 /* What one benchmark's analysis works on: its levels with a value, in run
@@ -238,16 +239,24 @@ static int analyze_bench(struct ti_series_row *row, const struct ti_series_bench
 		rc = -ENOMEM;
 		goto out;
 	}
+	/* The last night against the level since the last change point. */
+	if (n > 0 && !isnan(b->p[b->n - 1].level) && b->p[b->n - 1].level > 0) {
+		/* The last night, when kept, is not its own reference. */
+		size_t ref = m > 0 && w.idx[m - 1] == b->n - 1 ? m - 1 : m;
+		size_t from = k > 0 ? w.cp[k - 1] : 0;
+		if (from < ref) {
+			row->suspect = ti_series_suspect(w.kx + from, ref - from, w.x[n - 1], c,
+							 &row->suspect_change, &row->suspect_p) == 1;
+			/* The machine's change: the same binary as the level's. */
+			row->suspect_machine = b->p[b->n - 1].hash &&
+					       b->p[b->n - 1].hash == b->p[w.idx[ref - 1]].hash;
+		}
+	}
 	for (int j = 0; j < k; j++) {
 		struct ti_series_change *ch = &row->ch[row->nch];
 		if ((rc = describe(ch, &w, m, (size_t)j, (size_t)k, b->p, c)) < 0)
 			goto out;
 		row->nch++;
-		/* A slower binary in the window gates; the machine's change
-		 * is said, not gated on (as timeit-compare's same binary). */
-		if (ch->in_window && ch->change >= c->min_change / 100 &&
-		    ch->cause != TI_SERIES_CAUSE_MACHINE)
-			row->regressed = true;
 	}
 	rc = 0;
 out:
@@ -255,11 +264,12 @@ out:
 	return rc;
 }
 
-int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_config *c,
-		      struct ti_series_result *r)
+static int analyze_all(const struct ti_series_history *h, const struct ti_series_config *c,
+		       struct ti_series_result *r)
 {
 	memset(r, 0, sizeof *r);
 	if (!(c->alpha > 0 && c->alpha < 1) || !(c->min_change >= 0) ||
+	    !(c->last_alpha >= 0 && c->last_alpha < 1) ||
 	    !(c->level > 0 && c->level < 1) || !(c->outlier > 0))
 		return -EINVAL;
 	double *factor = NULL;
@@ -283,12 +293,88 @@ int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_
 		}
 		r->changes += row->nch;
 		r->pending += row->pending;
-		r->regressed |= row->regressed;
-		for (size_t j = 0; j < row->nch; j++)
-			r->regressions += row->ch[j].in_window && row->ch[j].change > 0 &&
-					  row->ch[j].cause != TI_SERIES_CAUSE_MACHINE;
+		r->suspects += row->suspect;
+		r->suspect_slower |= row->suspect && !row->suspect_machine &&
+				     row->suspect_change >= c->min_change / 100;
 	}
 	free(factor);
+	return 0;
+}
+
+/* CUT, the change points of the history before the window, has one of
+ * the same direction within a run of CH. */
+static bool known(const struct ti_series_row *cut, const struct ti_series_change *ch)
+{
+	for (size_t j = 0; cut && j < cut->nch; j++) {
+		const struct ti_series_change *o = &cut->ch[j];
+		size_t d = o->index > ch->index ? o->index - ch->index : ch->index - o->index;
+		if (d <= 1 && (o->change > 0) == (ch->change > 0))
+			return true;
+	}
+	return false;
+}
+
+/* The history H before the run SINCE into CUT (B: its benchmarks, NB of
+ * them, sharing H's points). */
+static void cut_history(const struct ti_series_history *h, size_t since,
+			struct ti_series_history *cut, struct ti_series_bench *b)
+{
+	memset(cut, 0, sizeof *cut);
+	cut->runs = h->runs;
+	cut->nruns = since;
+	cut->b = b;
+	cut->nb = h->nb;
+	cut->samples = h->samples;
+	for (size_t i = 0; i < h->nb; i++) {
+		b[i] = h->b[i];
+		b[i].n = 0;
+		while (b[i].n < h->b[i].n && h->b[i].p[b[i].n].run < since)
+			b[i].n++;
+	}
+}
+
+int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_config *c,
+		      struct ti_series_result *r)
+{
+	struct ti_series_result before = { 0 };
+	struct ti_series_history cut;
+	struct ti_series_bench *b = NULL;
+	bool has_cut = c->since > 0 && c->since < h->nruns;
+	int rc;
+
+	if ((rc = analyze_all(h, c, r)) < 0)
+		return rc;
+	if (has_cut) {
+		if (!(b = malloc((h->nb ? h->nb : 1) * sizeof *b))) {
+			ti_series_result_free(r);
+			return -ENOMEM;
+		}
+		cut_history(h, c->since, &cut, b);
+		if ((rc = analyze_all(&cut, c, &before)) < 0) {
+			free(b);
+			ti_series_result_free(r);
+			return rc;
+		}
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		struct ti_series_row *row = &r->rows[i];
+		for (size_t j = 0; j < row->nch; j++) {
+			struct ti_series_change *ch = &row->ch[j];
+			ch->confirmed = ch->in_window ||
+					!known(has_cut ? &before.rows[i] : NULL, ch);
+			/* A slower binary confirmed in the window gates; the
+			 * machine's change is said, not gated on (as
+			 * timeit-compare's same binary). */
+			if (ch->confirmed && ch->change >= c->min_change / 100 &&
+			    ch->cause != TI_SERIES_CAUSE_MACHINE) {
+				row->regressed = true;
+				r->regressions++;
+			}
+		}
+		r->regressed |= row->regressed;
+	}
+	ti_series_result_free(&before);
+	free(b);
 	return 0;
 }
 

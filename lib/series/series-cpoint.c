@@ -16,6 +16,19 @@
 /* A night is a change's own evidence: a side needs this many. */
 #define MIN_SIDE 2
 
+/* A bump is tested at this fraction of alpha: on noise that grows in
+ * mid-history a stretch of the noisy half can pass for one
+ * (bench/series-sim ... shapes, model "shape"). */
+/* The longest bump tried: longer ones are a good part of their segment,
+ * where single splits find them, and the stretches tried grow as the
+ * square of the history (1000 nights of 500 benchmarks: 13 times the
+ * time without the cap). */
+#define MAX_BUMP 32
+
+#ifndef BUMP_ALPHA
+#define BUMP_ALPHA 0.01
+#endif
+
 double ti_series_noise(const double *x, size_t n)
 {
 	double *d, med, mean = 0;
@@ -103,12 +116,35 @@ int ti_series_disturbed(const double *x, size_t n, const struct ti_series_config
 				keep[i] = false;
 				*pending = true;
 			}
-		} else if ((i == 0 || off_before) && off_after) {
+		} else if ((i == 0 || off_before) && off_after &&
+			   !(i > 0 && fabs(x[i] - x[i - 1]) <= thr && fabs(x[i] - x[i + 1]) <= thr)) {
+			/* Not the middle of three nights at one level: that is
+			 * a short change (a bump reverted), not a bad night. */
 			keep[i] = false;
 			marked++;
 		}
 	}
 	return marked;
+}
+
+int ti_series_suspect(const double *x, size_t m, double last, const struct ti_series_config *c,
+		      double *change, double *p)
+{
+	double mean = 0, ss = 0;
+
+	*change = NAN;
+	*p = 1;
+	if (m < 3 || !(c->last_alpha > 0))
+		return 0;
+	for (size_t i = 0; i < m; i++)
+		mean += x[i] / (double)m;
+	for (size_t i = 0; i < m; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	double se = sqrt(ss / (double)(m - 1)) * sqrt(1 + 1 / (double)m);
+	double d = last - mean, t = se > 0 ? fabs(d) / se : d != 0 ? INFINITY : 0;
+	*change = expm1(d);
+	*p = isinf(t) ? 0 : fmin(1, 2 * ti_stats_t_cdf(-t, (double)(m - 1)));
+	return *p <= c->last_alpha && fabs(d) >= log1p(c->min_change / 100);
 }
 
 struct bs {
@@ -128,6 +164,57 @@ static double tstat(const struct bs *w, size_t k, size_t len)
 {
 	double d = (w->sum[len] - w->sum[k]) / (double)(len - k) - w->sum[k] / (double)k;
 	return fabs(d) / sqrt(1 / (double)k + 1 / (double)(len - k));
+}
+
+static void segment(struct bs *w, const double *x, size_t s, size_t e);
+
+/* The best bump of X[s..e) (W->sum its prefix sums): the stretch [a, b),
+ * with MIN_SIDE to MAX_BUMP nights inside and MIN_SIDE or more on either
+ * side, whose mean
+ * differs most from that of the rest for their sizes.  A change that is
+ * reverted inflates the spread on both sides of any one split, so that
+ * no single split stands; it is tested as one, Student's t on the spread
+ * around the two means, Bonferroni over the stretches.  When it stands,
+ * both its ends are points and the three pieces are searched again. */
+static void bump(struct bs *w, const double *x, size_t s, size_t e)
+{
+	size_t len = e - s, a = 0, b = 0, tried = 0;
+	double tbest = -1, ss = 0;
+
+	if (len < 3 * MIN_SIDE || w->n + 2 > w->max)
+		return;
+	for (size_t i = MIN_SIDE; i + 2 * MIN_SIDE <= len; i++) {
+		for (size_t j = i + MIN_SIDE; j + MIN_SIDE <= len && j - i <= MAX_BUMP; j++) {
+			double m = (double)(j - i), in = w->sum[j] - w->sum[i];
+			double d = in / m - (w->sum[len] - in) / ((double)len - m);
+			double t = fabs(d) / sqrt(1 / m + 1 / ((double)len - m));
+			tried++;
+			if (t > tbest) {
+				tbest = t;
+				a = i;
+				b = j;
+			}
+		}
+	}
+	double m = (double)(b - a), in = w->sum[b] - w->sum[a];
+	double mi = in / m, mo = (w->sum[len] - in) / ((double)len - m);
+	for (size_t i = 0; i < len; i++) {
+		double r = x[s + i] - (i >= a && i < b ? mi : mo);
+		ss += r * r;
+	}
+	double se = sqrt(ss / (double)(len - 2)) * sqrt(1 / m + 1 / ((double)len - m));
+	double t = se > 0 ? fabs(mi - mo) / se : mi != mo ? INFINITY : 0;
+	double p = isinf(t) ? 0 : fmin(1, 2 * ti_stats_t_cdf(-t, (double)(len - 2)) *
+					  (double)tried);
+	if (!(p <= w->c->alpha * BUMP_ALPHA))
+		return;
+	w->cp[w->n] = s + a;
+	w->p[w->n++] = p;
+	w->cp[w->n] = s + b;
+	w->p[w->n++] = p;
+	segment(w, x, s, s + a);
+	segment(w, x, s + a, s + b);
+	segment(w, x, s + b, e);
 }
 
 /* The best split of X[s..e), recursively. */
@@ -172,8 +259,10 @@ static void segment(struct bs *w, const double *x, size_t s, size_t e)
 		p = isinf(t) ? 0 : fmin(1, 2 * ti_stats_t_cdf(-t, (double)(len - 2)) *
 					       (double)splits * (ids ? 2 : 1));
 	}
-	if (!(p <= w->c->alpha))
+	if (!(p <= w->c->alpha)) {
+		bump(w, x, s, e);
 		return;
+	}
 	w->cp[w->n] = s + best;
 	w->p[w->n++] = p;
 	segment(w, x, s, s + best);

@@ -27,7 +27,7 @@ static const char *const title[C_COUNT] = {
 /* The change is listed under O. */
 static bool listed(const struct ti_series_change *ch, const struct ti_series_report_opts *o)
 {
-	return !o->only_recent || ch->in_window;
+	return !o->only_recent || ch->in_window || ch->confirmed;
 }
 
 static void pvalue(char *s, size_t len, double p)
@@ -54,7 +54,7 @@ static void cells(const struct ti_series_history *h, const struct ti_series_row 
 	snprintf(cell[C_CI], CELL, "%s..%s", lo, hi);
 	pvalue(cell[C_P], CELL, ch->p);
 	snprintf(cell[C_CAUSE], CELL, "%s", ti_series_cause_name[ch->cause]);
-	snprintf(cell[C_NEW], CELL, "%s", !ch->in_window ? "" : ch->change > 0 &&
+	snprintf(cell[C_NEW], CELL, "%s", !ch->confirmed ? "" : ch->change > 0 &&
 		 ch->cause != TI_SERIES_CAUSE_MACHINE ? "REGRESSED" : "new");
 }
 
@@ -146,12 +146,21 @@ static void notes(struct ti_buf *o, const struct ti_series_history *h,
 	if (r->changes > shown)
 		ti_buf_printf(o, " (%zu older %s left out: --only-recent)", r->changes - shown,
 			      nn(r->changes - shown, "one", "ones"));
-	ti_buf_printf(o, "; %zu %s in the window\n", r->regressions,
-		      nn(r->regressions, "regression starts", "regressions start"));
+	ti_buf_printf(o, "; %zu %s confirmed in the window\n", r->regressions,
+		      nn(r->regressions, "regression", "regressions"));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ti_series_row *row = &r->rows[i];
 		char name[CELL];
 
+		if (row->suspect) {
+			char pv[32];
+			ti_ab_report_cell(name, sizeof name, row->b->name);
+			ti_ab_report_pct(t, sizeof t, row->suspect_change);
+			pvalue(pv, sizeof pv, row->suspect_p);
+			ti_buf_printf(o, "%s%s: last night off its level: %s, p=%s, suspect%s\n", prefix,
+				      name, t, pv, row->suspect_machine ? " (the same binary)" : "");
+			continue;
+		}
 		if (!row->pending)
 			continue;
 		ti_ab_report_cell(name, sizeof name, row->b->name);
@@ -289,6 +298,7 @@ static void json_change(struct ti_json *j, const struct ti_series_history *h,
 	ti_json_uint(j, "runs_before", ch->n_before);
 	ti_json_uint(j, "runs_after", ch->n_after);
 	ti_json_bool(j, "in_window", ch->in_window);
+	ti_json_bool(j, "confirmed", ch->confirmed);
 	ti_json_end(j, '}');
 }
 
@@ -340,6 +350,9 @@ static void format_json(struct ti_buf *o, const struct ti_series_history *h,
 		ti_json_uint(&j, "null_values", row->nulls);
 		ti_json_bool(&j, "last_run_pending", row->pending);
 		ti_json_double(&j, "last_run_change", row->pending_change);
+		ti_json_bool(&j, "last_run_suspect", row->suspect);
+		ti_json_double(&j, "last_run_suspect_change", row->suspect_change);
+		ti_json_double(&j, "last_run_suspect_p", row->suspect ? row->suspect_p : NAN);
 		ti_json_array(&j, "changes");
 		for (size_t k = 0; k < row->nch; k++)
 			if (listed(&row->ch[k], opt))
@@ -357,6 +370,8 @@ static void format_json(struct ti_buf *o, const struct ti_series_history *h,
 	ti_json_uint(&j, "changes_left_out", r->changes - shown);
 	ti_json_uint(&j, "regressions", r->regressions);
 	ti_json_uint(&j, "pending", r->pending);
+	ti_json_uint(&j, "suspects", r->suspects);
+	ti_json_double(&j, "last_alpha", c->last_alpha);
 	ti_json_int(&j, "exit_status", opt->status);
 	ti_json_end(&j, '}');
 	ti_buf_printf(o, "\n");

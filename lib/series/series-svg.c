@@ -19,7 +19,7 @@
 static bool has_listed(const struct ti_series_row *row, const struct ti_series_report_opts *o)
 {
 	for (size_t j = 0; j < row->nch; j++)
-		if (!o->only_recent || row->ch[j].in_window)
+		if (!o->only_recent || row->ch[j].in_window || row->ch[j].confirmed)
 			return true;
 	return false;
 }
@@ -89,7 +89,7 @@ static void panel(struct ti_buf *o, const struct ti_series_history *h,
 		double to = j + 1 < row->nch ? (double)row->ch[j + 1].index : (double)h->nruns - 1;
 		const char *col = ch->change > 0 ? "#c62828" : "#2e7d32";
 
-		if (opt->only_recent && !ch->in_window)
+		if (opt->only_recent && !ch->in_window && !ch->confirmed)
 			continue;
 		ti_buf_printf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 				 "stroke-dasharray=\"4 3\"/>\n", fx(&f, (double)ch->index - 0.5), top,

@@ -122,7 +122,13 @@ struct ti_series_config {
 				 * is a disturbed night, left out */
 	bool machine_factor;	/* levels relative to the machine's factor of each
 				 * night (ti_series_analyze) */
+	double last_alpha;	/* the last night's own test (ti_series_suspect);
+				 * 0: none */
 };
+
+/* The last night's test's default alpha: strict, as it is one night's
+ * evidence (bench/series-sim: its false alarms per 1000 nights). */
+#define TI_SERIES_LAST_ALPHA 1e-4
 
 /* The defaults: the rule's alpha and outlier scale as chosen by
  * bench/series-sim, the gate of timeit-compare (1 %), a 95 % interval,
@@ -147,6 +153,9 @@ struct ti_series_change {
 	size_t n_before, n_after;	/* runs on each side (up to the next changes) */
 	enum ti_series_cause cause;
 	bool in_window;		/* index >= c->since */
+	bool confirmed;		/* new in the window: not a change point (of the same
+				 * direction, within a run of it) of the history cut
+				 * before the window, wherever it starts */
 };
 
 struct ti_series_row {
@@ -164,21 +173,35 @@ struct ti_series_row {
 	bool pending;		/* the last run is off the level: a change there
 				 * cannot be told from a bad night yet */
 	double pending_change;	/* the last run / the level before - 1 */
-	bool regressed;		/* a change in the window is a regression beyond the gate */
+	bool suspect;		/* the last run is off its level at c->last_alpha */
+	double suspect_change;	/* the last run / the mean level since the last
+				 * change point - 1 */
+	double suspect_p;	/* its p-value */
+	bool suspect_machine;	/* the last run's binary is the level's */
+	bool regressed;		/* a change confirmed in the window is a regression
+				 * beyond the gate */
 	double last;		/* the level of the last run with one, NAN: none */
 };
 
 struct ti_series_result {
 	struct ti_series_row *rows;	/* one per benchmark of the history, by name */
 	size_t n;
-	size_t changes, regressions;	/* change points listed; regressions in the window */
+	size_t changes, regressions;	/* change points listed; regressions confirmed in
+					 * the window */
 	size_t pending;		/* benchmarks whose last run is off the level */
+	size_t suspects;	/* benchmarks whose last run is a suspect */
+	bool suspect_slower;	/* one of them is slower beyond the gate (not the
+				 * machine's: the same binary on both sides) */
 	bool regressed;		/* some row regressed: exit status 1 */
 	size_t factor_refs;	/* c->machine_factor: the benchmarks it came from */
 };
 
 /* Find the change points of every benchmark of H under C into R (free
- * with ti_series_result_free).  With C->machine_factor, each level is
+ * with ti_series_result_free).  A change is confirmed in the window when
+ * the history cut before the window (its first C->since runs, analysed
+ * alike) has no change point of the same direction within a run of it:
+ * a regression that needs more nights than the window to reach
+ * significance is new on the night it does, wherever it started.  With C->machine_factor, each level is
  * first divided by its night's machine factor: the median, over the
  * benchmarks whose binary identity is known and the same in every run
  * (at least 3 of them in that run), of their level over their median
@@ -242,6 +265,16 @@ int ti_series_clip(const double *x, size_t n, double *y);
  * neighbours, scaled to a normal standard deviation (1.4826 / sqrt 2);
  * 0 when N < 2; NAN when memory runs out. */
 double ti_series_noise(const double *x, size_t n);
+
+/* The last night's own test: the value LAST against the M values X (the
+ * level since the last change point, the last night not among them):
+ * Student's t of one new value against their mean and spread (a
+ * prediction interval, M - 1 degrees of freedom).  Its change (a ratio
+ * - 1) into *CHANGE, its p-value into *P.  Returns 1 when it is off at
+ * C->last_alpha and beyond the gate, 0 when not (or M < 3, or
+ * C->last_alpha is 0). */
+int ti_series_suspect(const double *x, size_t m, double last, const struct ti_series_config *c,
+		      double *change, double *p);
 
 /* Mark in KEEP (N flags) the disturbed values of X under C: a value off
  * by more than C->outlier noise scales (and by the gate) from the median
