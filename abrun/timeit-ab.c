@@ -86,8 +86,8 @@ static void usage(FILE *f)
 		"  -N, --no-shell             --cmd: split each command into words as sh would\n"
 		"                             (quotes honoured, nothing expanded) and run it\n"
 		"                             without sh\n"
-		"      --no-identity          --cmd: sample even when both commands run\n"
-		"                             byte-identical files with the same arguments\n"
+		"      --no-identity          --cmd, --compile: sample even when both sides\n"
+		"                             run byte-identical files with the same arguments\n"
 		"                             (an A/A check of the machine's noise)\n"
 		"      --compile              BUILD_A and BUILD_B are build trees with a\n"
 		"                             compile_commands.json: each unit's compile run\n"
@@ -678,9 +678,10 @@ static int parse(int argc, char **argv, struct cli *cl)
 		die("expected two lit test directories, BUILD_A BUILD_B, or two commands, --cmd A "
 		    "--cmd B (see %s --help)", prog);
 	}
-	if (!cl->ncmd && (cl->nname || cl->no_shell || cl->no_identity))
-		die("%s: only with --cmd", cl->nname ? "--name" : cl->no_shell ? "--no-shell"
-							      : "--no-identity");
+	if (!cl->ncmd && (cl->nname || cl->no_shell))
+		die("%s: only with --cmd", cl->nname ? "--name" : "--no-shell");
+	if (!cl->ncmd && !cl->compile && cl->no_identity)
+		die("--no-identity: only with --cmd or --compile");
 
 	if (!cl->c.fixed && cl->c.min && cl->c.min > cl->c.max)
 		die("--min-samples %u is above --max-samples %u", cl->c.min, cl->c.max);
@@ -1029,6 +1030,7 @@ static int prepare_compile(struct cli *cl, const char *argv0)
 	}
 	cl->c.runner = TI_DRIVE_COMPILE;
 	cl->c.per_unit = cl->per_unit;
+	cl->c.no_identity = cl->no_identity;
 	if (cl->count && !findable("valgrind"))
 		die("--count valgrind: valgrind not found in PATH");
 	cl->c.count_under = !cl->count ? 0 : cl->count_under > 0 ? cl->count_under : 1;
@@ -1130,10 +1132,11 @@ static void cmd_inputs(void)
 
 /* timeit-compare's inputs for two trees' compiles: each side's round
  * directories and what identifies each test's compiles. */
-static void compile_inputs(void)
+static void compile_inputs(const struct cli *cl)
 {
-	push(&own.cargv, &own.nc, strdup("--binaries"));
-	for (int k = 0; k < 2; k++) {
+	if (!cl->no_identity)
+		push(&own.cargv, &own.nc, strdup("--binaries"));
+	for (int k = 0; !cl->no_identity && k < 2; k++) {
 		char p[PATH_MAX];
 		snprintf(p, sizeof p, "%s/%c/bin", own.rout, "AB"[k]);
 		push(&own.cargv, &own.nc, strdup(p));
@@ -1225,7 +1228,7 @@ static int verdict(const struct cli *cl, const char *sched)
 			push(&own.cargv, &own.nc, strdup("--metric"));
 			push(&own.cargv, &own.nc, strdup("compile_time"));
 		}
-		compile_inputs();
+		compile_inputs(cl);
 	} else if (cl->ncmd)
 		cmd_inputs();
 	else if (ti_drive_paths(&own.d, 0, &own.pa, &own.na) < 0 ||

@@ -6,7 +6,8 @@
 # the launcher is dropped, so what runs and is timed is the compiler, the
 # launcher writes nothing into the tree, and two trees of one compiler
 # are the same binary after round 1 (each tree's launcher is its own
-# file).  A launcher's --chdir moves the compile.
+# file).  A launcher's --chdir moves the compile.  --no-identity samples
+# the two trees anyway.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 ab=$top_builddir/abrun/timeit-ab
@@ -56,4 +57,11 @@ done
 grep -q 'chdir' O/A/bin/p 2> /dev/null && fail "the launcher in the identity: $(cat O/A/bin/p)"
 [ -s O/A/results/1/CMakeFiles/p.dir/1.o.time ] ||
 	fail "b.c (under --chdir p) not compiled: $(find O/A/results) $(cat O/A/logs/* 2> /dev/null)"
+
+# --no-identity: the same trees sampled anyway, nothing decided by identity.
+expect_status 0 "$ab" -q -o N -n 2 --no-identity --compile A B > out 2> err ||
+	fail "--no-identity: $(cat out err)"
+grep -Eq '^p +2 +2 ' out || fail "--no-identity: not 2 rounds a side: $(cat out)"
+grep -q 'same binary' out && fail "--no-identity: identity used: $(cat out)"
+[ -z "$(ls N/A/bin)" ] || fail "--no-identity: identity written: $(ls N/A/bin)"
 exit 0

@@ -261,7 +261,7 @@ static int compile_start(struct ti_drive *d)
 			rc = p ? mkdirs(d, p) : nomem(d);
 			free(p);
 		}
-	for (size_t t = 0; rc == 0 && t < d->n; t++)
+	for (size_t t = 0; rc == 0 && !d->c.no_identity && t < d->n; t++)
 		for (int k = 0; k < 2 && rc == 0 && d->t[t].stop == TI_DRIVE_ACTIVE; k++)
 			rc = write_identity(d, t, k);
 	return rc;

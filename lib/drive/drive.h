@@ -78,6 +78,7 @@ struct ti_drive_config {
 	const char *side_dir[2];	/* lit: the test directories A, B; compile: the build
 					 * trees (their compile_commands.json) */
 	bool per_unit;		/* compile: a test a unit, not a program */
+	bool no_identity;	/* compile: no identity check (an A/A check of the noise) */
 	double count_under;	/* compile: from round 2 on, count the instructions of
 				 * the units whose round-1 compiles took under this
 				 * many seconds (real) on both sides, under valgrind;
