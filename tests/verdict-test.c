@@ -374,11 +374,58 @@ static void test_t_share(void)
 	ti_ab_set_free(&b);
 }
 
+/* Benchmarks stopped at different rounds: the geometric mean's variance
+ * sums each benchmark's deviations from its own mean by round, none
+ * imputed in the rounds it lacks.  P: log-ratios 0.01, 0.03, 0.02 (3
+ * rounds), Q: 0, 0.004, -0.004, 0.002, -0.002 (5 rounds); by hand, with
+ * a = sqrt(3/2) / 6 and b = sqrt(5/4) / 10 (the widening over the
+ * weight 1 / (2 benchmarks x rounds)): round 1 (-0.01 a)^2, round 2
+ * (0.01 a + 0.004 b)^2, round 3 (-0.004 b)^2, rounds 4 and 5
+ * (0.002 b)^2, which add to 1.0659075191683882e-05; the degrees of
+ * freedom Satterthwaite's of the benchmarks' variances by round
+ * (2.8778e-6 in rounds 1-3, 1e-7 in 4-5): 3.138079988083713, less 1.
+ * Imputing P's mean in rounds 4 and 5 gave t over 5 round means. */
+static void test_geo_stops(void)
+{
+	static const double dp[] = { 0.01, 0.03, 0.02 }, dq[] = { 0, 0.004, -0.004, 0.002, -0.002 };
+	struct ti_ab_set a = { 0 }, b = { 0 };
+	struct ti_ab_config c;
+	struct ti_ab_result r;
+	double va[MAXS] = { 0 }, vb[MAXS] = { 0 };
+
+	for (size_t i = 0; i < N(dp); i++) {
+		va[i] = 1 + 0.1 * (double)i;
+		vb[i] = va[i] * exp(dp[i]);
+	}
+	side(&a, "p", va, 0, NULL, 0, NULL);
+	side(&b, "p", vb, 0, NULL, 0, NULL);
+	for (size_t i = 0; i < N(dq); i++) {
+		va[i] = 2 + 0.1 * (double)i;
+		vb[i] = va[i] * exp(dq[i]);
+	}
+	side(&a, "q", va, 0, NULL, 0, NULL);
+	side(&b, "q", vb, 0, NULL, 0, NULL);
+	ti_ab_config_init(&c);
+	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
+	double q = ti_stats_t_quantile(0.975, 3.138079988083713 - 1);
+	double half = q * sqrt(1.0659075191683882e-05);
+	TAP_OK(strcmp(r.geomean.method, "round") == 0 && r.geomean.rounds == 5 &&
+	       fabs(r.geomean.log_ratio - 0.01) < 1e-12 &&
+	       fabs(log(r.geomean.hi) - 0.01 - half) < 1e-9 &&
+	       fabs(0.01 - log(r.geomean.lo) - half) < 1e-9,
+	       "stops at 3 and 5 rounds: ln %.6g, interval %.6g..%.6g (due +-%.6g)",
+	       r.geomean.log_ratio, log(r.geomean.lo), log(r.geomean.hi), half);
+	ti_ab_result_free(&r);
+	ti_ab_set_free(&a);
+	ti_ab_set_free(&b);
+}
+
 int main(void)
 {
 	test_table();
 	test_equivalence();
 	test_suite();
 	test_t_share();
+	test_geo_stops();
 	return tap_done();
 }
