@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,43 @@ static bool geo_counts(const struct ti_ab_row *r)
 {
 	return r->v != TI_AB_MISSING && r->v != TI_AB_FAILED && isfinite(r->est) && r->med_a > 0 &&
 	       r->med_b > 0;
+}
+
+/* The rounds of RES's paired rows, sorted and distinct, into *KEYS; the
+ * rows counted into *NROWS.  Their count, or -ENOMEM. */
+static ptrdiff_t geo_rounds(const struct ti_ab_result *res, const struct ti_ab_config *c,
+			    struct ti_ab_scratch *s, uint64_t **keys, size_t *nrows)
+{
+	size_t nk = 0, cap = 0;
+
+	*keys = NULL;
+	*nrows = 0;
+	for (size_t i = 0; i < res->n; i++) {
+		const struct ti_ab_row *r = &res->rows[i];
+		if (!geo_counts(r))
+			continue;
+		(*nrows)++;
+		if (r->code == TI_AB_CODE_SAME || !r->paired)
+			continue;
+		size_t np = ti_ab_pair_rounds(r, c, s);
+		if (nk + np > cap) {
+			cap = 2 * (nk + np) + 16;
+			uint64_t *k = realloc(*keys, cap * sizeof *k);
+			if (!k)
+				return -ENOMEM;
+			*keys = k;
+		}
+		if (np)
+			memcpy(*keys + nk, s->rk, np * sizeof **keys);
+		nk += np;
+	}
+	if (nk)
+		qsort(*keys, nk, sizeof **keys, cmp_u64);
+	size_t nr = 0;
+	for (size_t i = 0; i < nk; i++)
+		if (!nr || (*keys)[i] != (*keys)[nr - 1])
+			(*keys)[nr++] = (*keys)[i];
+	return (ptrdiff_t)nr;
 }
 
 /* By round: the rounds of an interleaved run move every benchmark
@@ -55,36 +93,15 @@ static bool geo_counts(const struct ti_ab_row *r)
 static int geo_by_round(const struct ti_ab_result *res, const struct ti_ab_config *c,
 			struct ti_ab_scratch *s, double level, struct ti_ab_geomean *g)
 {
-	size_t nk = 0, cap = 0, nrows = 0;
-	uint64_t *keys = NULL;
+	size_t nrows;
+	uint64_t *keys;
 	double *u = NULL, *ai = NULL, *as = NULL;
 	int rc = -ENOMEM;
+	ptrdiff_t got = geo_rounds(res, c, s, &keys, &nrows);
 
-	for (size_t i = 0; i < res->n; i++) {
-		const struct ti_ab_row *r = &res->rows[i];
-		if (!geo_counts(r))
-			continue;
-		nrows++;
-		if (r->code == TI_AB_CODE_SAME || !r->paired)
-			continue;
-		size_t np = ti_ab_pair_rounds(r, c, s);
-		if (nk + np > cap) {
-			cap = 2 * (nk + np) + 16;
-			uint64_t *k = realloc(keys, cap * sizeof *k);
-			if (!k)
-				goto out;
-			keys = k;
-		}
-		if (np)
-			memcpy(keys + nk, s->rk, np * sizeof *keys);
-		nk += np;
-	}
-	if (nk)
-		qsort(keys, nk, sizeof *keys, cmp_u64);
-	size_t nr = 0;
-	for (size_t i = 0; i < nk; i++)
-		if (!nr || keys[i] != keys[nr - 1])
-			keys[nr++] = keys[i];
+	if (got < 0)
+		goto out;
+	size_t nr = (size_t)got;
 	if (nr < 2 || !nrows) {
 		rc = 0;
 		goto out;
