@@ -165,6 +165,14 @@ static void test_table(void)
 		/* ... the t on the log-ratios, the default there, can. */
 		{ __LINE__, { .a = { 1.0, 1.1, 1.2, 1.3, 1.4 }, .b = { 2.0, 2.1, 2.2, 2.3, 2.4 } }, "exec_time",
 		  TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "significant", true, false, false },
+		/* Ratios one tick (the values' last digit) apart are no spread:
+		 * unpaired, and 2 or 3 rounds that moved show nothing. */
+		{ __LINE__, { .a = { 1.0, 2.0001 }, .b = { 1.0, 2.0 } }, "exec_time", TI_AB_PAIR_AUTO,
+		  TI_AB_UNDECIDED, "", false, true, false },
+		{ __LINE__, { .a = { 1.0, 2.0 }, .b = { 1.05, 2.1001 } }, "exec_time", TI_AB_PAIR_AUTO,
+		  TI_AB_UNDECIDED, "", false, true, false },
+		{ __LINE__, { .a = { 1.0, 2.0, 3.0 }, .b = { 1.0, 2.0001, 3.0 } }, "exec_time",
+		  TI_AB_PAIR_AUTO, TI_AB_UNDECIDED, "", false, true, false },
 		/* A time of 0: no ratio; more samples cannot help. */
 		{ __LINE__, { .a = { Z, Z, Z }, .b = { 0.0001, 0.0001, Z } }, "exec_time", TI_AB_PAIR_AUTO,
 		  TI_AB_UNDECIDED, "values <= 0: no ratio, no test", false, false, false },
@@ -420,6 +428,31 @@ static void test_geo_stops(void)
 	ti_ab_set_free(&b);
 }
 
+/* Pratt's signed rank gives the zeros no sign: 8 pairs of which 3 are
+ * equal can reach no p below 2^(1-5) = 1/16 > 0.05, so the default rule
+ * tests them by the t (counting all 8, the rank test was kept and could
+ * not pass). */
+static void test_rank_zeros(void)
+{
+	struct bench x = { .a = { 1.00, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07 },
+			   .b = { 1.00, 1.01, 1.02, 1.14, 1.15, 1.17, 1.18, 1.19 } };
+	struct ti_ab_config c;
+	struct ti_ab_result r;
+
+	ti_ab_config_init(&c);
+	run(&x, &c, &r);
+	const struct ti_ab_row *w = &r.rows[0];
+	TAP_OK(w->paired && w->test && strcmp(w->test, "t") == 0, "3 zeros of 8 pairs: %s, %s (%s)",
+	       w->test ? w->test : "no test", ti_ab_verdict_name[w->v], w->reason);
+	ti_ab_result_free(&r);
+	c.paired_test = TI_AB_SIGNED_RANK;
+	run(&x, &c, &r);
+	w = &r.rows[0];
+	TAP_OK(fabs(w->min_p - 1.0 / 16) < 1e-15 && w->v == TI_AB_UNDECIDED,
+	       "--rank: smallest p %g, %s (%s)", w->min_p, ti_ab_verdict_name[w->v], w->reason);
+	ti_ab_result_free(&r);
+}
+
 int main(void)
 {
 	test_table();
@@ -427,5 +460,6 @@ int main(void)
 	test_suite();
 	test_t_share();
 	test_geo_stops();
+	test_rank_zeros();
 	return tap_done();
 }
