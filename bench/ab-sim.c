@@ -9,7 +9,7 @@
  * Markdown table per question:
  *
  *   ab-sim [--suites N] [--samples N] [--compare PATH] [--quick]
- *          [--table rules|geomean|sequential|aa|pairing|geostop|all] [--aa N]
+ *          [--table rules|geomean|sequential|aa|pairing|geostop|mixed|unchanged|all] [--aa N]
  *
  * (--table aa, not part of all: the default rule's A/A rate from N A/A
  * suites a model, 5000 by default; --aa-from K starts its suites at seed
@@ -1115,6 +1115,127 @@ static void table_geostop(size_t nsuites)
 	suite_free(&s);
 }
 
+/* ---- suites with some benchmarks really changed -------------------------- */
+
+/* 50 benchmarks, the first 10 slowed by a shift, 10 rounds: the share of
+ * suites with a false verdict among the 40 unchanged (the family-wise
+ * error rate), the false discovery rate (false calls over all calls, 0
+ * where none) and the power, with Benjamini-Hochberg (the default) and
+ * with Holm (--holm); NSUITES suites a row, seeds from 0x3e7d000. */
+static void table_mixed(size_t nsuites)
+{
+	static const char *const names[] = { "cv2", "cv5", "vm", "short" };
+	static const double sh[] = { 0.03, 0.05, 0.10 };
+	struct suite s = { 50, 10, NULL, NULL, NULL };
+	int *v = xmalloc(s.nb * sizeof *v);
+
+	suite_alloc(&s, s.ns);
+	printf("## 10 of 50 benchmarks changed, 10 rounds: false verdicts among the 40 unchanged, "
+	       "%zu suites a row\n\n", nsuites);
+	printf("| noise | change | BH: suites with a false verdict | false discovery rate | power | "
+	       "Holm: suites with a false verdict | false discovery rate | power |\n");
+	printf("|:---|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (size_t ni = 0; ni < sizeof names / sizeof names[0]; ni++) {
+		size_t mi = 0;
+		while (mi < NMODELS && strcmp(models[mi].name, names[ni]) != 0)
+			mi++;
+		if (mi == NMODELS || skip_model(mi))
+			continue;
+		for (size_t si = 0; si < sizeof sh / sizeof sh[0]; si++) {
+			printf("| %s | +%.0f %% |", names[ni], 100 * sh[si]);
+			for (int holm = 0; holm < 2; holm++) {
+				size_t fw = 0, det = 0;
+				double fdr = 0;
+				struct ti_ab_config c;
+				ti_ab_config_init(&c);
+				if (holm)
+					c.adjust = TI_STATS_ADJUST_HOLM;
+				for (size_t k = 0; k < nsuites; k++) {
+					size_t fc = 0, calls = 0;
+					generate(&s, &models[mi], sh[si], 0x3e7d000u + 7919u * si + 104729u * mi + k);
+					run_library(&c, &s, NULL, v, NULL);
+					for (size_t b = 0; b < s.nb; b++) {
+						bool called = v[b] == V_REGRESSED || v[b] == V_IMPROVED;
+						bool wrong = called && (!s.shifted[b] || v[b] != V_REGRESSED);
+						calls += called;
+						fc += wrong;
+						det += s.shifted[b] && v[b] == V_REGRESSED;
+					}
+					fw += fc > 0;
+					fdr += calls ? (double)fc / (double)calls / (double)nsuites : 0;
+				}
+				printf(" %.1f %% | %.1f %% | %.1f %% |", 100.0 * (double)fw / (double)nsuites,
+				       100 * fdr, 100.0 * (double)det / (double)(NSHIFTED * nsuites));
+			}
+			printf("\n");
+			fflush(stdout);
+		}
+	}
+	printf("\n");
+	free(v);
+	suite_free(&s);
+}
+
+/* ---- "unchanged" from few pairs -------------------------------------------- */
+
+/* The share of benchmarks really slowed by 2 or 3 % called unchanged, by
+ * the number of pairs (2-6, 10), the default rule; 100 benchmarks all
+ * shifted, NSUITES suites a cell, seeds from 0x0c4a000. */
+static void table_unchanged(size_t nsuites)
+{
+	static const char *const names[] = { "cv0.5", "cv2", "short", "vm" };
+	static const size_t pairs[] = { 2, 3, 4, 5, 6, 10 };
+	static const double sh[] = { 0.02, 0.03 };
+	struct suite s = { NBENCH, 10, NULL, NULL, NULL };
+	int *v = xmalloc(NBENCH * sizeof *v);
+	struct ti_ab_config c;
+
+	suite_alloc(&s, 10);
+	ti_ab_config_init(&c);
+	printf("## False \"unchanged\" at +2 and +3 %%, by pairs: the share of slowed benchmarks "
+	       "called unchanged, %zu suites of %d a cell\n\n", nsuites, NBENCH);
+	printf("| noise | change |");
+	for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++)
+		printf(" %zu pairs |", pairs[pi]);
+	printf("\n|:---|---:|");
+	for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++)
+		printf("---:|");
+	printf("\n");
+	for (size_t ni = 0; ni < sizeof names / sizeof names[0]; ni++) {
+		size_t mi = 0;
+		while (mi < NMODELS && strcmp(models[mi].name, names[ni]) != 0)
+			mi++;
+		if (mi == NMODELS || skip_model(mi))
+			continue;
+		for (size_t si = 0; si < sizeof sh / sizeof sh[0]; si++) {
+			printf("| %s | +%.0f %% |", names[ni], 100 * sh[si]);
+			for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++) {
+				size_t un = 0;
+				s.ns = pairs[pi];
+				for (size_t k = 0; k < nsuites; k++) {
+					generate(&s, &models[mi], sh[si], 0x0c4a000u + 7919u * si + 104729u * mi + k);
+					/* every benchmark slowed, not only the first 10 */
+					for (size_t b = NSHIFTED; b < s.nb; b++)
+						for (size_t i = 0; i < s.ns; i++)
+							s.b[b * s.ns + i] *= 1 + sh[si];
+					if (models[mi].short_runs)
+						for (size_t i = NSHIFTED * s.ns; i < s.nb * s.ns; i++)
+							s.b[i] = round(s.b[i] * 1e4) / 1e4;
+					run_library(&c, &s, NULL, v, NULL);
+					for (size_t b = 0; b < s.nb; b++)
+						un += v[b] == V_UNCHANGED;
+				}
+				printf(" %.2f %% |", 100.0 * (double)un / (double)(s.nb * nsuites));
+			}
+			printf("\n");
+			fflush(stdout);
+		}
+	}
+	printf("\n");
+	free(v);
+	suite_free(&s);
+}
+
 static size_t number(const char *opt, const char *s)
 {
 	char *end;
@@ -1185,7 +1306,7 @@ int main(int argc, char **argv)
 			suites = 20;
 		else {
 			fprintf(stderr, "usage: ab-sim [--suites N] [--samples N] [--compare PATH] "
-					"[--quick] [--table rules|geomean|sequential|aa|pairing|geostop|all] "
+					"[--quick] [--table rules|geomean|sequential|aa|pairing|geostop|mixed|unchanged|all] "
 					"[--sequential MIN STEP MAX] [--aa N] [--aa-from K] [--model NAME] "
 					"[--t-share F] [--unpaired] [--unpaired-test welch|hsu|yuen|bm|mw] "
 					"[--same F]\n");
@@ -1207,6 +1328,10 @@ int main(int argc, char **argv)
 		table_aa(aa, samples);
 	if (strcmp(table, "geostop") == 0)
 		table_geostop(suites * 10);
+	if (strcmp(table, "mixed") == 0)
+		table_mixed(suites * 5);
+	if (strcmp(table, "unchanged") == 0)
+		table_unchanged(suites * 5);
 	if (strcmp(table, "pairing") == 0) {
 		table_target(suites);
 		table_pairing(suites, suites / 2 ? suites / 2 : 1);
