@@ -44,7 +44,7 @@ static double decimal_step(const double *x, const double *y, size_t n)
  * is no spread (A 1.0, 2.0001 and B 1.0, 2.0 are one tick apart, not two
  * ratios); else to a part in 1e9.  The resolution counts below
  * TI_AB_PAIR_MIN_ROUNDS pairs: there a tick is all the spread a t would
- * see (p 0.017 for a B/A of 1.05 from 2 pairs); from 5 on, a ratio
+ * see (p 0.017 for a B/A of 1.05 and a tick, 3 pairs); from 5 on, a ratio
  * the same to the last digit in every round is a change the t finds
  * at its resolution floor (verdict-measure.c). */
 static bool same_ratio(const double *d, const double *x, const double *y, size_t n)
