@@ -1057,9 +1057,9 @@ static void table_geostop(size_t nsuites)
 	suite_alloc(&s, ns);
 	printf("## The geometric mean's 95 %% interval when benchmarks stop at different rounds: "
 	       "A/A coverage, %zu suites of %zu benchmarks a row\n\n", nsuites, nb);
-	printf("| benchmarks | shared per-round noise | ");
+	printf("| benchmarks | shared per-round noise |");
 	for (int g = 0; g < G_N; g++)
-		printf("%s cover | width |", names[g]);
+		printf(" %s cover | width |", names[g]);
 	printf("\n|:---|---:|");
 	for (int g = 0; g < G_N; g++)
 		printf("---:|---:|");
