@@ -9,7 +9,7 @@
  * Markdown table per question:
  *
  *   ab-sim [--suites N] [--samples N] [--compare PATH] [--quick]
- *          [--table rules|geomean|sequential|aa|pairing|all] [--aa N]
+ *          [--table rules|geomean|sequential|aa|pairing|geostop|mixed|unchanged|all] [--aa N]
  *
  * (--table aa, not part of all: the default rule's A/A rate from N A/A
  * suites a model, 5000 by default; --aa-from K starts its suites at seed
@@ -967,6 +967,275 @@ static void table_target(size_t nsuites)
 	suite_free(&s);
 }
 
+/* ---- the geometric mean when benchmarks stop at different rounds -------- */
+
+/* The setups of table geostop: the rounds each benchmark has (cycling
+ * over the benchmarks) and its own noise (CV, same cycle). */
+struct geostop {
+	const char *name;
+	size_t nstop;
+	size_t stop[3];
+	double cv[3];
+};
+
+static const struct geostop geostops[] = {
+	{ "25 at 3 rounds CV 5 %, 25 at 30 CV 0.5 %", 2, { 3, 30, 0 }, { 0.05, 0.005, 0 } },
+	{ "3, 8, 30 rounds mixed, CV 5, 2, 0.5 %", 3, { 3, 8, 30 }, { 0.05, 0.02, 0.005 } },
+	{ "3, 8, 30 rounds mixed, CV 2 % all", 3, { 3, 8, 30 }, { 0.02, 0.02, 0.02 } },
+	{ "10 rounds all, CV 5, 2, 0.5 %", 3, { 10, 10, 10 }, { 0.05, 0.02, 0.005 } },
+	{ "3 rounds all, CV 2 %", 1, { 3, 0, 0 }, { 0.02, 0, 0 } },
+};
+
+/* The candidates' intervals of the mean over the K benchmarks of their
+ * mean ln-ratio, from D (K x NS, benchmark I's first N[I] rounds): the
+ * rule before (a round a benchmark lacks: its mean, by round), the
+ * rounds every benchmark has, each benchmark's own variance as
+ * independent (Satterthwaite), and by round without imputing (the
+ * benchmarks' residuals summed by round). */
+enum { G_IMPUTE, G_COMMON, G_INDEP, G_CLUSTER, G_N };
+
+static void geostop_candidates(const double *d, size_t k, size_t ns, const size_t *n,
+			       double *lo, double *hi)
+{
+	double *m = xmalloc(k * sizeof *m), *rs = xmalloc(ns * sizeof *rs);
+	size_t nmin = ns, nmax = 0;
+	double mu = 0, v = 0, dfd = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		double ss = 0;
+		m[i] = mean(d + i * ns, n[i]);
+		for (size_t j = 0; j < n[i]; j++)
+			ss += (d[i * ns + j] - m[i]) * (d[i * ns + j] - m[i]);
+		double vi = ss / (double)(n[i] - 1) / (double)n[i] / (double)(k * k);
+		v += vi;
+		dfd += vi * vi / (double)(n[i] - 1);
+		mu += m[i] / (double)k;
+		nmin = n[i] < nmin ? n[i] : nmin;
+		nmax = n[i] > nmax ? n[i] : nmax;
+	}
+	double q = ti_stats_t_quantile(0.975, v * v / dfd);
+	lo[G_INDEP] = mu - q * sqrt(v);
+	hi[G_INDEP] = mu + q * sqrt(v);
+	/* by round, imputed (the rule before) and over the common rounds */
+	for (int g = G_IMPUTE; g <= G_COMMON; g++) {
+		size_t nr = g == G_IMPUTE ? nmax : nmin;
+		double c = 0, ss = 0;
+		for (size_t j = 0; j < nr; j++) {
+			rs[j] = 0;
+			for (size_t i = 0; i < k; i++)
+				rs[j] += (j < n[i] ? d[i * ns + j] : m[i]) / (double)k;
+			c += rs[j] / (double)nr;
+		}
+		for (size_t j = 0; j < nr; j++)
+			ss += (rs[j] - c) * (rs[j] - c);
+		double se = sqrt(ss / (double)(nr - 1) / (double)nr);
+		q = ti_stats_t_quantile(0.975, (double)(nr - 1));
+		lo[g] = c - q * se;
+		hi[g] = c + q * se;
+	}
+	lo[G_CLUSTER] = hi[G_CLUSTER] = NAN;	/* the library's: from run_library */
+	free(m);
+	free(rs);
+}
+
+/* A/A coverage of the geometric mean's 95 % interval (it holds 1) with
+ * the benchmarks stopping at different rounds, without and with a
+ * per-round slowdown of one side's whole suite of sd SHARED; NSUITES
+ * suites of 48 benchmarks a setup, seeds from 0x6e05700. */
+static void table_geostop(size_t nsuites)
+{
+	static const double shared[] = { 0, 0.03 };
+	static const char *const names[G_N] = { "imputed (before)", "common rounds", "independent",
+						"by round, no imputing (now)" };
+	const size_t nb = 48, ns = 30;
+	struct suite s = { nb, ns, NULL, NULL, NULL };
+	size_t *count = xmalloc(nb * sizeof *count);
+	int *v = xmalloc(nb * sizeof *v);
+	double *d = xmalloc(nb * ns * sizeof *d);
+	struct ti_ab_config c;
+
+	suite_alloc(&s, ns);
+	printf("## The geometric mean's 95 %% interval when benchmarks stop at different rounds: "
+	       "A/A coverage, %zu suites of %zu benchmarks a row\n\n", nsuites, nb);
+	printf("| benchmarks | shared per-round noise |");
+	for (int g = 0; g < G_N; g++)
+		printf(" %s cover | width |", names[g]);
+	printf("\n|:---|---:|");
+	for (int g = 0; g < G_N; g++)
+		printf("---:|---:|");
+	printf("\n");
+	ti_ab_config_init(&c);
+	for (size_t gi = 0; gi < sizeof geostops / sizeof geostops[0]; gi++) {
+		const struct geostop *g = &geostops[gi];
+		for (size_t hi = 0; hi < 2; hi++) {
+			size_t cov[G_N] = { 0 };
+			double width[G_N] = { 0 };
+			for (size_t k = 0; k < nsuites; k++) {
+				struct ti_stats_rng r;
+				double lo[G_N], up[G_N];
+				ti_stats_rng_seed(&r, 0x6e05700u + 7919u * gi + k);
+				double round[2][30];
+				for (size_t j = 0; j < ns; j++)
+					for (int side = 0; side < 2; side++)
+						round[side][j] = shared[hi] * ti_stats_rng_normal(&r);
+				for (size_t b = 0; b < nb; b++) {
+					double base = exp(log(0.1) + log(20) * ti_stats_rng_uniform(&r));
+					double cv = g->cv[b % g->nstop];
+					count[b] = g->stop[b % g->nstop];
+					s.shifted[b] = false;
+					for (size_t j = 0; j < ns; j++) {
+						double la = log(base) + round[0][j] + cv * ti_stats_rng_normal(&r);
+						double lb = log(base) + round[1][j] + cv * ti_stats_rng_normal(&r);
+						s.a[b * ns + j] = exp(la);
+						s.b[b * ns + j] = exp(lb);
+						d[b * ns + j] = log(s.b[b * ns + j]) - log(s.a[b * ns + j]);
+					}
+				}
+				geostop_candidates(d, nb, ns, count, lo, up);
+				run_library(&c, &s, count, v, NULL);
+				lo[G_CLUSTER] = log(last_geo.lo);
+				up[G_CLUSTER] = log(last_geo.hi);
+				for (int m = 0; m < G_N; m++) {
+					cov[m] += lo[m] <= 0 && 0 <= up[m];
+					width[m] += (exp(up[m] - lo[m]) - 1) / (double)nsuites;
+				}
+			}
+			printf("| %s | %.0f %% |", g->name, 100 * shared[hi]);
+			for (int m = 0; m < G_N; m++)
+				printf(" %.1f %% | %.2f %% |", 100.0 * (double)cov[m] / (double)nsuites,
+				       100 * width[m]);
+			printf("\n");
+			fflush(stdout);
+		}
+	}
+	printf("\n");
+	free(count);
+	free(v);
+	free(d);
+	suite_free(&s);
+}
+
+/* ---- suites with some benchmarks really changed -------------------------- */
+
+/* 50 benchmarks, the first 10 slowed by a shift, 10 rounds: the share of
+ * suites with a false verdict among the 40 unchanged (the family-wise
+ * error rate), the false discovery rate (false calls over all calls, 0
+ * where none) and the power, with Benjamini-Hochberg (the default) and
+ * with Holm (--holm); NSUITES suites a row, seeds from 0x3e7d000. */
+static void table_mixed(size_t nsuites)
+{
+	static const char *const names[] = { "cv2", "cv5", "vm", "short" };
+	static const double sh[] = { 0.03, 0.05, 0.10 };
+	struct suite s = { 50, 10, NULL, NULL, NULL };
+	int *v = xmalloc(s.nb * sizeof *v);
+
+	suite_alloc(&s, s.ns);
+	printf("## 10 of 50 benchmarks changed, 10 rounds: false verdicts among the 40 unchanged, "
+	       "%zu suites a row\n\n", nsuites);
+	printf("| noise | change | BH: suites with a false verdict | false discovery rate | power | "
+	       "Holm: suites with a false verdict | false discovery rate | power |\n");
+	printf("|:---|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (size_t ni = 0; ni < sizeof names / sizeof names[0]; ni++) {
+		size_t mi = 0;
+		while (mi < NMODELS && strcmp(models[mi].name, names[ni]) != 0)
+			mi++;
+		if (mi == NMODELS || skip_model(mi))
+			continue;
+		for (size_t si = 0; si < sizeof sh / sizeof sh[0]; si++) {
+			printf("| %s | +%.0f %% |", names[ni], 100 * sh[si]);
+			for (int holm = 0; holm < 2; holm++) {
+				size_t fw = 0, det = 0;
+				double fdr = 0;
+				struct ti_ab_config c;
+				ti_ab_config_init(&c);
+				if (holm)
+					c.adjust = TI_STATS_ADJUST_HOLM;
+				for (size_t k = 0; k < nsuites; k++) {
+					size_t fc = 0, calls = 0;
+					generate(&s, &models[mi], sh[si], 0x3e7d000u + 7919u * si + 104729u * mi + k);
+					run_library(&c, &s, NULL, v, NULL);
+					for (size_t b = 0; b < s.nb; b++) {
+						bool called = v[b] == V_REGRESSED || v[b] == V_IMPROVED;
+						bool wrong = called && (!s.shifted[b] || v[b] != V_REGRESSED);
+						calls += called;
+						fc += wrong;
+						det += s.shifted[b] && v[b] == V_REGRESSED;
+					}
+					fw += fc > 0;
+					fdr += calls ? (double)fc / (double)calls / (double)nsuites : 0;
+				}
+				printf(" %.1f %% | %.1f %% | %.1f %% |", 100.0 * (double)fw / (double)nsuites,
+				       100 * fdr, 100.0 * (double)det / (double)(NSHIFTED * nsuites));
+			}
+			printf("\n");
+			fflush(stdout);
+		}
+	}
+	printf("\n");
+	free(v);
+	suite_free(&s);
+}
+
+/* ---- "unchanged" from few pairs -------------------------------------------- */
+
+/* The share of benchmarks really slowed by 2 or 3 % called unchanged, by
+ * the number of pairs (2-6, 10), the default rule; 100 benchmarks all
+ * shifted, NSUITES suites a cell, seeds from 0x0c4a000. */
+static void table_unchanged(size_t nsuites)
+{
+	static const char *const names[] = { "cv0.5", "cv2", "short", "vm" };
+	static const size_t pairs[] = { 2, 3, 4, 5, 6, 10 };
+	static const double sh[] = { 0.02, 0.03 };
+	struct suite s = { NBENCH, 10, NULL, NULL, NULL };
+	int *v = xmalloc(NBENCH * sizeof *v);
+	struct ti_ab_config c;
+
+	suite_alloc(&s, 10);
+	ti_ab_config_init(&c);
+	printf("## False \"unchanged\" at +2 and +3 %%, by pairs: the share of slowed benchmarks "
+	       "called unchanged, %zu suites of %d a cell\n\n", nsuites, NBENCH);
+	printf("| noise | change |");
+	for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++)
+		printf(" %zu pairs |", pairs[pi]);
+	printf("\n|:---|---:|");
+	for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++)
+		printf("---:|");
+	printf("\n");
+	for (size_t ni = 0; ni < sizeof names / sizeof names[0]; ni++) {
+		size_t mi = 0;
+		while (mi < NMODELS && strcmp(models[mi].name, names[ni]) != 0)
+			mi++;
+		if (mi == NMODELS || skip_model(mi))
+			continue;
+		for (size_t si = 0; si < sizeof sh / sizeof sh[0]; si++) {
+			printf("| %s | +%.0f %% |", names[ni], 100 * sh[si]);
+			for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++) {
+				size_t un = 0;
+				s.ns = pairs[pi];
+				for (size_t k = 0; k < nsuites; k++) {
+					generate(&s, &models[mi], sh[si], 0x0c4a000u + 7919u * si + 104729u * mi + k);
+					/* every benchmark slowed, not only the first 10 */
+					for (size_t b = NSHIFTED; b < s.nb; b++)
+						for (size_t i = 0; i < s.ns; i++)
+							s.b[b * s.ns + i] *= 1 + sh[si];
+					if (models[mi].short_runs)
+						for (size_t i = NSHIFTED * s.ns; i < s.nb * s.ns; i++)
+							s.b[i] = round(s.b[i] * 1e4) / 1e4;
+					run_library(&c, &s, NULL, v, NULL);
+					for (size_t b = 0; b < s.nb; b++)
+						un += v[b] == V_UNCHANGED;
+				}
+				printf(" %.2f %% |", 100.0 * (double)un / (double)(s.nb * nsuites));
+			}
+			printf("\n");
+			fflush(stdout);
+		}
+	}
+	printf("\n");
+	free(v);
+	suite_free(&s);
+}
+
 static size_t number(const char *opt, const char *s)
 {
 	char *end;
@@ -1037,7 +1306,7 @@ int main(int argc, char **argv)
 			suites = 20;
 		else {
 			fprintf(stderr, "usage: ab-sim [--suites N] [--samples N] [--compare PATH] "
-					"[--quick] [--table rules|geomean|sequential|aa|pairing|all] "
+					"[--quick] [--table rules|geomean|sequential|aa|pairing|geostop|mixed|unchanged|all] "
 					"[--sequential MIN STEP MAX] [--aa N] [--aa-from K] [--model NAME] "
 					"[--t-share F] [--unpaired] [--unpaired-test welch|hsu|yuen|bm|mw] "
 					"[--same F]\n");
@@ -1057,6 +1326,12 @@ int main(int argc, char **argv)
 		table_sequential(suites, smin, sstep, smax);
 	if (strcmp(table, "aa") == 0)
 		table_aa(aa, samples);
+	if (strcmp(table, "geostop") == 0)
+		table_geostop(suites * 10);
+	if (strcmp(table, "mixed") == 0)
+		table_mixed(suites * 5);
+	if (strcmp(table, "unchanged") == 0)
+		table_unchanged(suites * 5);
 	if (strcmp(table, "pairing") == 0) {
 		table_target(suites);
 		table_pairing(suites, suites / 2 ? suites / 2 : 1);

@@ -165,6 +165,23 @@ static void test_table(void)
 		/* ... the t on the log-ratios, the default there, can. */
 		{ __LINE__, { .a = { 1.0, 1.1, 1.2, 1.3, 1.4 }, .b = { 2.0, 2.1, 2.2, 2.3, 2.4 } }, "exec_time",
 		  TI_AB_PAIR_AUTO, TI_AB_REGRESSED, "significant", true, false, false },
+		/* Ratios one tick (the values' last digit) apart are no spread:
+		 * unpaired, and 2 or 3 rounds that moved show nothing. */
+		{ __LINE__, { .a = { 1.0, 2.0001 }, .b = { 1.0, 2.0 } }, "exec_time", TI_AB_PAIR_AUTO,
+		  TI_AB_UNDECIDED, "", false, true, false },
+		{ __LINE__, { .a = { 1.0, 2.0 }, .b = { 1.05, 2.1001 } }, "exec_time", TI_AB_PAIR_AUTO,
+		  TI_AB_UNDECIDED, "", false, true, false },
+		{ __LINE__, { .a = { 1.0, 2.0, 3.0 }, .b = { 1.0, 2.0001, 3.0 } }, "exec_time",
+		  TI_AB_PAIR_AUTO, TI_AB_UNDECIDED, "", false, true, false },
+		/* B/A exactly 1.05 but for a tick in round 3: was regressed
+		 * (p 0.017 by the t on 3 pairs). */
+		{ __LINE__, { .a = { 1.0, 2.0, 3.0 }, .b = { 1.05, 2.1, 3.1501 } }, "exec_time",
+		  TI_AB_PAIR_AUTO, TI_AB_UNDECIDED, "", false, true, false },
+		/* 2 pairs with a spread (B/A 1.002 and 1): the equivalence test's
+		 * 90 % interval -0.53 %..+0.73 % is within 1 %, but on one
+		 * degree of freedom: undecided. */
+		{ __LINE__, { .a = { 1.0, 2.0 }, .b = { 1.002, 2.0 } }, "exec_time", TI_AB_PAIR_AUTO,
+		  TI_AB_UNDECIDED, "too few samples: 2 pairs cannot show a change within", true, true, false },
 		/* A time of 0: no ratio; more samples cannot help. */
 		{ __LINE__, { .a = { Z, Z, Z }, .b = { 0.0001, 0.0001, Z } }, "exec_time", TI_AB_PAIR_AUTO,
 		  TI_AB_UNDECIDED, "values <= 0: no ratio, no test", false, false, false },
@@ -374,11 +391,84 @@ static void test_t_share(void)
 	ti_ab_set_free(&b);
 }
 
+/* Benchmarks stopped at different rounds: the geometric mean's variance
+ * sums each benchmark's deviations from its own mean by round, none
+ * imputed in the rounds it lacks.  P: log-ratios 0.01, 0.03, 0.02 (3
+ * rounds), Q: 0, 0.004, -0.004, 0.002, -0.002 (5 rounds); by hand, with
+ * a = sqrt(3/2) / 6 and b = sqrt(5/4) / 10 (the widening over the
+ * weight 1 / (2 benchmarks x rounds)): round 1 (-0.01 a)^2, round 2
+ * (0.01 a + 0.004 b)^2, round 3 (-0.004 b)^2, rounds 4 and 5
+ * (0.002 b)^2, which add to 1.0659075191683882e-05; the degrees of
+ * freedom Satterthwaite's of the benchmarks' variances by round
+ * (2.8778e-6 in rounds 1-3, 1e-7 in 4-5): 3.138079988083713, less 1.
+ * Imputing P's mean in rounds 4 and 5 gave t over 5 round means. */
+static void test_geo_stops(void)
+{
+	static const double dp[] = { 0.01, 0.03, 0.02 }, dq[] = { 0, 0.004, -0.004, 0.002, -0.002 };
+	struct ti_ab_set a = { 0 }, b = { 0 };
+	struct ti_ab_config c;
+	struct ti_ab_result r;
+	double va[MAXS] = { 0 }, vb[MAXS] = { 0 };
+
+	for (size_t i = 0; i < N(dp); i++) {
+		va[i] = 1 + 0.1 * (double)i;
+		vb[i] = va[i] * exp(dp[i]);
+	}
+	side(&a, "p", va, 0, NULL, 0, NULL);
+	side(&b, "p", vb, 0, NULL, 0, NULL);
+	for (size_t i = 0; i < N(dq); i++) {
+		va[i] = 2 + 0.1 * (double)i;
+		vb[i] = va[i] * exp(dq[i]);
+	}
+	side(&a, "q", va, 0, NULL, 0, NULL);
+	side(&b, "q", vb, 0, NULL, 0, NULL);
+	ti_ab_config_init(&c);
+	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
+	double q = ti_stats_t_quantile(0.975, 3.138079988083713 - 1);
+	double half = q * sqrt(1.0659075191683882e-05);
+	TAP_OK(strcmp(r.geomean.method, "round") == 0 && r.geomean.rounds == 5 &&
+	       fabs(r.geomean.log_ratio - 0.01) < 1e-12 &&
+	       fabs(log(r.geomean.hi) - 0.01 - half) < 1e-9 &&
+	       fabs(0.01 - log(r.geomean.lo) - half) < 1e-9,
+	       "stops at 3 and 5 rounds: ln %.6g, interval %.6g..%.6g (due +-%.6g)",
+	       r.geomean.log_ratio, log(r.geomean.lo), log(r.geomean.hi), half);
+	ti_ab_result_free(&r);
+	ti_ab_set_free(&a);
+	ti_ab_set_free(&b);
+}
+
+/* Pratt's signed rank gives the zeros no sign: 8 pairs of which 3 are
+ * equal can reach no p below 2^(1-5) = 1/16 > 0.05, so the default rule
+ * tests them by the t (counting all 8, the rank test was kept and could
+ * not pass). */
+static void test_rank_zeros(void)
+{
+	struct bench x = { .a = { 1.00, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07 },
+			   .b = { 1.00, 1.01, 1.02, 1.14, 1.15, 1.17, 1.18, 1.19 } };
+	struct ti_ab_config c;
+	struct ti_ab_result r;
+
+	ti_ab_config_init(&c);
+	run(&x, &c, &r);
+	const struct ti_ab_row *w = &r.rows[0];
+	TAP_OK(w->paired && w->test && strcmp(w->test, "t") == 0, "3 zeros of 8 pairs: %s, %s (%s)",
+	       w->test ? w->test : "no test", ti_ab_verdict_name[w->v], w->reason);
+	ti_ab_result_free(&r);
+	c.paired_test = TI_AB_SIGNED_RANK;
+	run(&x, &c, &r);
+	w = &r.rows[0];
+	TAP_OK(fabs(w->min_p - 1.0 / 16) < 1e-15 && w->v == TI_AB_UNDECIDED,
+	       "--rank: smallest p %g, %s (%s)", w->min_p, ti_ab_verdict_name[w->v], w->reason);
+	ti_ab_result_free(&r);
+}
+
 int main(void)
 {
 	test_table();
 	test_equivalence();
 	test_suite();
 	test_t_share();
+	test_geo_stops();
+	test_rank_zeros();
 	return tap_done();
 }

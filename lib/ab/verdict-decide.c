@@ -23,6 +23,10 @@
  * when it is within this relative margin of it. */
 #define GATE_TOLERANCE 1e-9
 
+/* The fewest pairs (or samples a side) that show a change within the
+ * gate: the equivalence test on 1 degree of freedom is not enough. */
+#define TI_AB_EQ_MIN 3
+
 /* |expm1(L)| reaches the gate G (a fraction). */
 static bool beyond_gate(double l, double g)
 {
@@ -138,6 +142,20 @@ void ti_ab_decide(struct ti_ab_row *r, const struct ti_ab_config *c, double alph
 	if (sig && beyond && floor_ok) {
 		r->v = r->est > 0 ? TI_AB_REGRESSED : TI_AB_IMPROVED;
 		REASON(r, "significant, %s beyond the +-%g%% gate", e, c->min_change);
+		return;
+	}
+	/* Two pairs (or two samples a side) give the equivalence test one
+	 * degree of freedom: a spread from one difference, small by chance
+	 * often enough that +2 % at CV 2 % was called unchanged in 0.55 % of
+	 * benchmarks (bench/ab-sim --table unchanged); from 3 on, at most
+	 * 0.33 %.  A significant change needs no such floor: its test's
+	 * level holds at any count. */
+	size_t nmin = r->n_a < r->n_b ? r->n_a : r->n_b;
+	if (within_gate(r->eq_lo, r->eq_hi, g) && nmin < TI_AB_EQ_MIN) {
+		r->v = TI_AB_UNDECIDED;
+		r->decidable = true;
+		REASON(r, "too few samples: %zu %s cannot show a change within +-%g%% (%d needed)",
+		       nmin, r->paired ? "pairs" : "a side", c->min_change, TI_AB_EQ_MIN);
 		return;
 	}
 	if (within_gate(r->eq_lo, r->eq_hi, g)) {

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,101 +30,137 @@ static bool geo_counts(const struct ti_ab_row *r)
 	       r->med_b > 0;
 }
 
-/* By round: the rounds of an interleaved run move every benchmark
- * together (the machine's state is shared by all the benchmarks of a
- * round), so the benchmarks' log-ratios are not independent changes and a
- * t over them is too narrow (an A/A run of identical builds excluded 0).
- * The suite's change in round k is the mean over the benchmarks of their
- * log-ratio in it (a round a benchmark lacks: its estimate), a benchmark
- * with identical binaries counting 0; the interval is Student's t over
- * those round means, the rounds being the independent units.  Returns 1
- * when done, 0 when the rows do not allow it (fewer
- * than 2 rounds), -ENOMEM. */
-static int geo_by_round(const struct ti_ab_result *res, const struct ti_ab_config *c,
-			struct ti_ab_scratch *s, double level, struct ti_ab_geomean *g)
+/* The rounds of RES's paired rows, sorted and distinct, into *KEYS; the
+ * rows counted into *NROWS.  Their count, or -ENOMEM. */
+static ptrdiff_t geo_rounds(const struct ti_ab_result *res, const struct ti_ab_config *c,
+			    struct ti_ab_scratch *s, uint64_t **keys, size_t *nrows)
 {
-	size_t nk = 0, cap = 0, nrows = 0;
-	uint64_t *keys = NULL;
-	double *sum = NULL, *row = NULL;
-	int rc = -ENOMEM;
+	size_t nk = 0, cap = 0;
 
+	*keys = NULL;
+	*nrows = 0;
 	for (size_t i = 0; i < res->n; i++) {
 		const struct ti_ab_row *r = &res->rows[i];
 		if (!geo_counts(r))
 			continue;
-		nrows++;
+		(*nrows)++;
 		if (r->code == TI_AB_CODE_SAME || !r->paired)
 			continue;
 		size_t np = ti_ab_pair_rounds(r, c, s);
 		if (nk + np > cap) {
 			cap = 2 * (nk + np) + 16;
-			uint64_t *k = realloc(keys, cap * sizeof *k);
+			uint64_t *k = realloc(*keys, cap * sizeof *k);
 			if (!k)
-				goto out;
-			keys = k;
+				return -ENOMEM;
+			*keys = k;
 		}
 		if (np)
-			memcpy(keys + nk, s->rk, np * sizeof *keys);
+			memcpy(*keys + nk, s->rk, np * sizeof **keys);
 		nk += np;
 	}
 	if (nk)
-		qsort(keys, nk, sizeof *keys, cmp_u64);
+		qsort(*keys, nk, sizeof **keys, cmp_u64);
 	size_t nr = 0;
 	for (size_t i = 0; i < nk; i++)
-		if (!nr || keys[i] != keys[nr - 1])
-			keys[nr++] = keys[i];
+		if (!nr || (*keys)[i] != (*keys)[nr - 1])
+			(*keys)[nr++] = (*keys)[i];
+	return (ptrdiff_t)nr;
+}
+
+/* By round: the rounds of an interleaved run move every benchmark
+ * together (the machine's state is shared by all the benchmarks of a
+ * round), so the benchmarks' log-ratios are not independent changes and a
+ * t over them is too narrow (an A/A run of identical builds excluded 0).
+ * The suite's change is the mean over the benchmarks of their mean
+ * log-ratio, a benchmark with identical binaries counting 0.  Its
+ * variance is summed by round, the rounds being the independent units:
+ * each benchmark's deviations from its own mean (widened by
+ * sqrt(n / (n - 1)), which makes each benchmark's share unbiased), weighted
+ * by 1 / (benchmarks x its rounds), added up in their round, and the
+ * rounds' sums squared and added (a cluster-robust variance, the
+ * clusters being the rounds).  With equal rounds that is Student's t
+ * over the round means; with benchmarks stopped at different rounds a
+ * round one lacks gets nothing from it: imputing its estimate there, as a
+ * constant, made the interval about 10 times too narrow (bench/ab-sim
+ * --table geostop).  The degrees of freedom: Satterthwaite's over the
+ * rounds, the smaller of two extremes (the benchmarks' own noise alone,
+ * each round's weight that of its benchmarks' variances; a noise shared
+ * by the round alone, each round's weight its benchmarks' weights
+ * squared), less one for the means; the rounds' count less one when they
+ * are equal.  A row not paired, or with one pair, counts its estimate
+ * and its interval's variance as independent.  Returns 1 when done, 0
+ * when the rows do not allow it (fewer than 2 rounds), -ENOMEM. */
+static int geo_by_round(const struct ti_ab_result *res, const struct ti_ab_config *c,
+			struct ti_ab_scratch *s, double level, struct ti_ab_geomean *g)
+{
+	size_t nrows;
+	uint64_t *keys;
+	double *u = NULL, *ai = NULL, *as = NULL;
+	int rc = -ENOMEM;
+	ptrdiff_t got = geo_rounds(res, c, s, &keys, &nrows);
+
+	if (got < 0)
+		goto out;
+	size_t nr = (size_t)got;
 	if (nr < 2 || !nrows) {
 		rc = 0;
 		goto out;
 	}
-	if (!(sum = calloc(nr, sizeof *sum)) || !(row = malloc(nr * sizeof *row)))
+	if (!(u = calloc(nr, sizeof *u)) || !(ai = calloc(nr, sizeof *ai)) ||
+	    !(as = calloc(nr, sizeof *as)))
 		goto out;
-	/* A row not paired (its rounds differ) counts its estimate in every
-	 * round and its own variance on top: that of its interval. */
-	double vu = 0;
+	double K = (double)nrows, mean = 0, vu = 0, vf = 0;
+	size_t n0 = 0;
+	bool equal = true;	/* every paired row has the same rounds */
 	for (size_t i = 0; i < res->n; i++) {
 		const struct ti_ab_row *r = &res->rows[i];
 		if (!geo_counts(r) || r->code == TI_AB_CODE_SAME)
 			continue;
-		for (size_t k = 0; k < nr; k++)
-			row[k] = r->est;
-		if (!r->paired) {
-			double z = ti_stats_normal_quantile(1 - (1 - r->level) / 2);
-			double sb = (r->hi - r->lo) / (2 * z);
-			vu += isfinite(sb) ? sb * sb : INFINITY;
-		}
 		size_t np = r->paired ? ti_ab_pair_rounds(r, c, s) : 0;
-		for (size_t j = 0; j < np; j++) {
-			uint64_t *at = bsearch(&s->rk[j], keys, nr, sizeof *keys, cmp_u64);
-			row[at - keys] = s->d[j];
+		double z = ti_stats_normal_quantile(1 - (1 - r->level) / 2);
+		double sb = (r->hi - r->lo) / (2 * z), vb = isfinite(sb) ? sb * sb : INFINITY;
+		if (np < 2) {
+			mean += r->est / K;
+			vu += vb;
+			continue;
 		}
-		for (size_t k = 0; k < nr; k++)
-			sum[k] += row[k];
+		vf += vb;
+		equal &= n0 == 0 || np == n0;
+		n0 = np;
+		double m = 0, ss = 0, n = (double)np, w = 1 / (K * n);
+		for (size_t j = 0; j < np; j++)
+			m += s->d[j] / n;
+		for (size_t j = 0; j < np; j++)
+			ss += (s->d[j] - m) * (s->d[j] - m);
+		mean += m / K;
+		for (size_t j = 0; j < np; j++) {
+			size_t k = (size_t)((uint64_t *)bsearch(&s->rk[j], keys, nr, sizeof *keys,
+								cmp_u64) - keys);
+			u[k] += w * (s->d[j] - m) * sqrt(n / (n - 1));
+			ai[k] += w * w * ss / (n - 1);
+			as[k] += w;
+		}
 	}
-	double mean = 0, ss = 0;
-	for (size_t k = 0; k < nr; k++)
-		mean += (sum[k] /= (double)nrows);
-	mean /= (double)nr;
-	for (size_t k = 0; k < nr; k++)
-		ss += (sum[k] - mean) * (sum[k] - mean);
-	double se = sqrt(ss / (double)(nr - 1) / (double)nr), vf = 0;
+	double v = 0, si = 0, ssi = 0, ss2 = 0, sss = 0;
+	for (size_t k = 0; k < nr; k++) {
+		v += u[k] * u[k];
+		si += ai[k];
+		ssi += ai[k] * ai[k];
+		ss2 += as[k] * as[k];
+		sss += as[k] * as[k] * as[k] * as[k];
+	}
+	double df = fmin(ssi > 0 ? si * si / ssi : INFINITY, sss > 0 ? ss2 * ss2 / sss : INFINITY);
+	df = equal ? (double)nr - 1 : fmax(1, df - 1);
 	/* Rounds whose means agree exactly (a benchmark equal on both sides
 	 * in every round) are not an interval of zero width: then what the
 	 * benchmarks' own intervals say, as if they were independent.  Only
 	 * then: otherwise the rounds' spread already holds the benchmarks'
 	 * own noise, and a floor near its expectation would only widen the
 	 * interval (bench/ab-sim: 100 % coverage where 95 % is due). */
-	for (size_t i = 0; ss == 0 && i < res->n; i++) {
-		const struct ti_ab_row *r = &res->rows[i];
-		if (!geo_counts(r) || r->code == TI_AB_CODE_SAME || !r->paired)
-			continue;
-		double z = ti_stats_normal_quantile(1 - (1 - r->level) / 2);
-		double sb = (r->hi - r->lo) / (2 * z);
-		vf += isfinite(sb) ? sb * sb : INFINITY;
-	}
-	se = fmax(se, sqrt(vf) / (double)nrows);
-	se = sqrt(se * se + vu / ((double)nrows * (double)nrows));
-	double q = ti_stats_t_quantile(1 - (1 - level) / 2, (double)(nr - 1));
+	if (v == 0)
+		v = vf / (K * K);
+	double se = sqrt(v + vu / (K * K));
+	double q = ti_stats_t_quantile(1 - (1 - level) / 2, isfinite(df) ? df : (double)nr - 1);
 	g->n = nrows;
 	g->ratio = exp(mean);
 	g->log_ratio = mean;
@@ -134,8 +171,9 @@ static int geo_by_round(const struct ti_ab_result *res, const struct ti_ab_confi
 	rc = 1;
 out:
 	free(keys);
-	free(sum);
-	free(row);
+	free(u);
+	free(ai);
+	free(as);
 	return rc;
 }
 

@@ -49,13 +49,19 @@ static int measure_paired(struct ti_ab_row *r, const struct ti_ab_config *c, dou
 
 	/* The log-ratio of two values rounded to RES: sd RES sqrt(2/12). */
 	double fl = resolution(s->px, np, s->py, np, s->w) * sqrt(2.0 / 12);
+	/* Pratt's signed rank (and the sign test) give the zeros no sign:
+	 * the smallest p is that of the pairs that differ, 2^(1 - nonzero),
+	 * and quantised short runs have many equal pairs. */
+	size_t nz = np;
+	for (size_t i = 0; i < np; i++)
+		nz -= s->d[i] == 0;
 	switch (c->paired_test) {
 	case TI_AB_SIGN:
 		if ((rc = ti_stats_sign_test(s->d, np, alpha, &t, &h)) < 0 ||
 		    (rc = ti_stats_sign_test(s->d, np, 2 * alpha, &t, &eq)) < 0)
 			return rc;
 		r->test = "sign";
-		r->min_p = ti_stats_min_p_signed_rank(np);
+		r->min_p = ti_stats_min_p_signed_rank(nz);
 		break;
 	case TI_AB_PAIRED_T:
 	case TI_AB_TRIMMED_T: {
@@ -113,7 +119,7 @@ static int measure_paired(struct ti_ab_row *r, const struct ti_ab_config *c, dou
 		    (rc = ti_stats_signed_rank(s->d, np, &t)) < 0)
 			return rc;
 		r->test = "signed rank";
-		r->min_p = ti_stats_min_p_signed_rank(np);
+		r->min_p = ti_stats_min_p_signed_rank(nz);
 	}
 	r->p = np < 2 ? NAN : t.p;
 	*hp = h;

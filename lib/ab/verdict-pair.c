@@ -18,13 +18,46 @@
 #include "verdict-int.h"
 #include "verdict.h"
 
-/* The N log-ratios D all the same, to a part in 1e9. */
-static bool same_ratio(const double *d, size_t n)
+/* The step of the decimal grid every one of the N values of X and Y
+ * sits on (1, 0.1, ... 1e-9: the digits they were written with; 0.0001 s
+ * for the summary's times), 0 when they are finer than that. */
+static double decimal_step(const double *x, const double *y, size_t n)
 {
-	for (size_t i = 1; i < n; i++)
-		if (fabs(d[i] - d[0]) > 1e-9)
-			return false;
-	return true;
+	double q = 1;
+
+	for (int k = 0; k <= 9; k++, q /= 10) {
+		bool on = true;
+		for (size_t i = 0; on && i < 2 * n; i++) {
+			double v = (i < n ? x[i] : y[i - n]) / q;
+			on = fabs(v) <= 1e9 && fabs(v - round(v)) <= 1e-6;
+		}
+		if (on)
+			return q;
+	}
+	return 0;
+}
+
+/* The N log-ratios D of the pairs X, Y all the same, within what the
+ * values' resolution can tell apart: each ratio moves by up to
+ * step / 2 x (1 / x + 1 / y) when its values are rounded to STEP (the
+ * decimal grid they sit on), and one value both rounded ranges can hold
+ * is no spread (A 1.0, 2.0001 and B 1.0, 2.0 are one tick apart, not two
+ * ratios); else to a part in 1e9.  The resolution counts below
+ * TI_AB_PAIR_MIN_ROUNDS pairs: there a tick is all the spread a t would
+ * see (p 0.017 for a B/A of 1.05 and a tick, 3 pairs); from 5 on, a ratio
+ * the same to the last digit in every round is a change the t finds
+ * at its resolution floor (verdict-measure.c). */
+static bool same_ratio(const double *d, const double *x, const double *y, size_t n)
+{
+	double step = n < TI_AB_PAIR_MIN_ROUNDS ? decimal_step(x, y, n) : 0;
+	double lo = -INFINITY, hi = INFINITY;
+
+	for (size_t i = 0; i < n; i++) {
+		double e = fmax(step / 2 * (1 / x[i] + 1 / y[i]), 5e-10);
+		lo = fmax(lo, d[i] - e);
+		hi = fmin(hi, d[i] + e);
+	}
+	return lo <= hi;
 }
 
 static int cmp_keyed(const void *x, const void *y)
@@ -92,15 +125,16 @@ void ti_ab_pair_row(struct ti_ab_row *r, const struct ti_ab_config *c, bool pair
 	size_t np = ti_ab_pair_rounds(r, c, s);
 	if (c->pairing == TI_AB_PAIR_VOTE && !pair)
 		np = 0;
-	/* B/A the same in every round while the rounds themselves moved
-	 * (1.0, 1.0001, 1.0345 on both sides): the pairs have no spread to
+	/* B/A the same in every round, within the values' resolution, while
+	 * the rounds themselves moved (1.0, 1.0001, 1.0345 on both sides; or
+	 * 1.0, 2.0001 against 1.0, 2.0): the pairs have no spread to
 	 * test against, and a floor at the values' resolution would call any
 	 * such row unchanged within a hair.  Compared unpaired, the rounds'
 	 * own spread is the evidence.  Sides constant themselves are truly
 	 * a point. */
-	if (np >= 2 && same_ratio(s->d, np) &&
+	if (np >= 2 && same_ratio(s->d, s->px, s->py, np) &&
 	    !(ti_ab_constant(s->px, np) && ti_ab_constant(s->py, np))) {
-		NOTE(r, "unpaired: B/A is the same in every round, so the pairs have no spread");
+		NOTE(r, "unpaired: B/A is the same in every round (within the values' resolution), so the pairs have no spread");
 		return;
 	}
 	if (np >= 2) {
