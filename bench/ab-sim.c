@@ -967,6 +967,159 @@ static void table_target(size_t nsuites)
 	suite_free(&s);
 }
 
+/* ---- the drive's plan of looks --------------------------------------------- */
+
+/* timeit-ab's sequential rule as lib/drive runs it: looks at round MIN,
+ * every STEP after it and at MAX; at a look every benchmark still in play
+ * is decided or goes on (undecided and decidable), the stopped keep their
+ * rounds and stay in the adjustment.  Each look's level comes from the
+ * spending SPEND (verdict.h) at that look's index. */
+struct plan_sim {
+	unsigned min, step, max;
+	enum ti_ab_spend spend;
+};
+
+/* The looks of the plan: lib/drive's ti_drive_looks. */
+static size_t looks_of(unsigned min, unsigned max, unsigned step)
+{
+	size_t n = 0;
+
+	for (unsigned r = min; r <= max; r++)
+		n += (r - min) % step == 0 || r == max;
+	return n ? n : 1;
+}
+
+/* Suite SEED of 129 benchmarks at 3 % shared (A_i and B_i alike) + 2 %
+ * own noise; the first NCHANGED of them B at x FACTOR. */
+static void generate_target(struct suite *s, double factor, size_t nchanged, uint64_t seed)
+{
+	static const struct model m = { "target", "shared 3 % + own 2 %", 0.02, 0.03, 0, 0, 0, 0,
+					0, 0, false, 0, 0, 0, 0 };
+	generate(s, &m, 0, seed);
+	for (size_t k = 0; k < nchanged && k < s->nb; k++) {
+		s->shifted[k] = true;
+		for (size_t i = 0; i < s->ns; i++)
+			s->b[k * s->ns + i] *= factor;
+	}
+}
+
+/* Run plan P over suite S: STOP gets the round each benchmark stopped at,
+ * V its verdict then.  Returns whether any look called a change in a
+ * benchmark not in S->shifted (a false positive of the run). */
+static bool drive_sim(const struct plan_sim *p, const struct suite *s, size_t *stop, int *v)
+{
+	size_t nb = s->nb, looks = looks_of(p->min, p->max, p->step), k = 0;
+	int *cur = xmalloc(nb * sizeof *cur);
+	bool *more = xmalloc(nb * sizeof *more), *active = xmalloc(nb * sizeof *active), fp = false;
+
+	for (size_t b = 0; b < nb; b++) {
+		active[b] = true;
+		stop[b] = p->max;
+		v[b] = V_UNDECIDED;
+	}
+	for (unsigned r = p->min; r <= p->max; r++) {
+		if ((r - p->min) % p->step != 0 && r != p->max)
+			continue;
+		struct ti_ab_config c;
+		size_t left = 0;
+		ti_ab_config_init(&c);
+		c.looks = (unsigned)looks;
+		c.look = (unsigned)++k;
+		c.spend = p->spend;
+		for (size_t b = 0; b < nb; b++)
+			if (active[b])
+				stop[b] = r;
+		run_library(&c, s, stop, cur, more);
+		for (size_t b = 0; b < nb; b++) {
+			if (!active[b])
+				continue;
+			v[b] = cur[b];
+			if ((cur[b] == V_REGRESSED || cur[b] == V_IMPROVED) && !s->shifted[b])
+				fp = true;
+			if (cur[b] != V_UNDECIDED || !more[b])
+				active[b] = false;
+			left += active[b];
+		}
+		if (!left)
+			break;
+	}
+	free(cur);
+	free(more);
+	free(active);
+	return fp;
+}
+
+static void wilson(size_t k, size_t n, double *lo, double *hi)
+{
+	double z = 1.959964, p = n ? (double)k / (double)n : 0, d = 1 + z * z / (double)n;
+	double c = p + z * z / (2 * (double)n), w = z * sqrt(p * (1 - p) / (double)n +
+							 z * z / (4 * (double)n * (double)n));
+	*lo = (c - w) / d;
+	*hi = (c + w) / d;
+}
+
+/* The plans against the targets: x0.4 and x2.7 of one benchmark of 129
+ * (NSUITES each: the share decided by rounds 2, 3, 4 and 8, the median
+ * round), the A/A rate of the whole run over NAA suites (with its Wilson
+ * upper bound), and power at +5 % (10 of 129) with MAX 10 rounds. */
+static void table_looks(size_t nsuites, size_t naa, const struct plan_sim *plans, size_t np)
+{
+	struct suite s = { 129, 30, NULL, NULL, NULL };
+	size_t *stop = xmalloc(s.nb * sizeof *stop);
+	int *v = xmalloc(s.nb * sizeof *v);
+	static const char *const spend_name[] = { "even", "pocock", "obf" };
+
+	suite_alloc(&s, 30);
+	printf("## The drive's plan of looks: 129 benchmarks, 3 %% shared + 2 %% own noise\n\n");
+	printf("| first, step, max | spending | x0.4 by round 2 / 3 / 4 / 8 | x2.7 by round 2 / 3 / 4 / 8 "
+	       "| A/A runs with a call (Wilson 95 %% upper) | +5 %% power, max 10 |\n");
+	printf("|:---|:---|---:|---:|---:|---:|\n");
+	for (size_t pi = 0; pi < np; pi++) {
+		const struct plan_sim *p = &plans[pi];
+		size_t by[2][4] = { { 0 } }, fp = 0, pw = 0, pn = 0;
+		static const size_t at[4] = { 2, 3, 4, 8 };
+		static const double fac[2] = { 0.4, 2.7 };
+		for (int f = 0; f < 2; f++) {
+			for (size_t k = 0; k < nsuites; k++) {
+				generate_target(&s, fac[f], 1, 0x100c0000u + 7919u * (size_t)f + k);
+				drive_sim(p, &s, stop, v);
+				bool ok = v[0] == (f ? V_REGRESSED : V_IMPROVED);
+				for (int j = 0; j < 4; j++)
+					by[f][j] += ok && stop[0] <= at[j];
+			}
+		}
+		for (size_t k = 0; k < naa; k++) {
+			generate_target(&s, 1, 0, 0x100a0000u + k);
+			fp += drive_sim(p, &s, stop, v);
+		}
+		struct plan_sim p10 = *p;
+		p10.max = 10;
+		if (p10.min > p10.max)
+			p10.min = p10.max;
+		for (size_t k = 0; k < nsuites; k++) {
+			generate_target(&s, 1.05, NSHIFTED, 0x100b0000u + k);
+			drive_sim(&p10, &s, stop, v);
+			for (size_t b = 0; b < NSHIFTED; b++, pn++)
+				pw += v[b] == V_REGRESSED;
+		}
+		double lo, hi;
+		wilson(fp, naa, &lo, &hi);
+		printf("| %u, %u, %u | %s |", p->min, p->step, p->max, spend_name[p->spend]);
+		for (int f = 0; f < 2; f++)
+			printf(" %.0f / %.0f / %.0f / %.0f %% |", 100.0 * (double)by[f][0] / (double)nsuites,
+			       100.0 * (double)by[f][1] / (double)nsuites,
+			       100.0 * (double)by[f][2] / (double)nsuites,
+			       100.0 * (double)by[f][3] / (double)nsuites);
+		printf(" %.1f %% (%.1f %%) | %.1f %% |\n", 100.0 * (double)fp / (double)naa, 100 * hi,
+		       100.0 * (double)pw / (double)pn);
+		fflush(stdout);
+	}
+	printf("\n");
+	free(stop);
+	free(v);
+	suite_free(&s);
+}
+
 static size_t number(const char *opt, const char *s)
 {
 	char *end;
@@ -1057,6 +1210,15 @@ int main(int argc, char **argv)
 		table_sequential(suites, smin, sstep, smax);
 	if (strcmp(table, "aa") == 0)
 		table_aa(aa, samples);
+	if (strcmp(table, "looks") == 0) {
+		static const struct plan_sim plans[] = {
+			{ 2, 6, 30, TI_AB_SPEND_EVEN }, { 3, 6, 30, TI_AB_SPEND_EVEN },
+			{ 4, 6, 30, TI_AB_SPEND_EVEN }, { 2, 6, 30, TI_AB_SPEND_POCOCK },
+			{ 3, 6, 30, TI_AB_SPEND_POCOCK }, { 4, 6, 30, TI_AB_SPEND_POCOCK },
+			{ 3, 6, 30, TI_AB_SPEND_OBF },
+		};
+		table_looks(suites, aa, plans, sizeof plans / sizeof plans[0]);
+	}
 	if (strcmp(table, "pairing") == 0) {
 		table_target(suites);
 		table_pairing(suites, suites / 2 ? suites / 2 : 1);
