@@ -9,7 +9,13 @@
  * Markdown table per question:
  *
  *   ab-sim [--suites N] [--samples N] [--compare PATH] [--quick]
- *          [--table rules|geomean|sequential|aa|pairing|all] [--aa N]
+ *          [--table rules|geomean|sequential|aa|pairing|looks|all] [--aa N]
+ *
+ * (--table looks, not part of all: timeit-ab's plans of looks, first
+ * look, step and spending, on 129 benchmarks at 3 % shared + 2 % own
+ * noise: one at x0.4 or x2.7 (--suites N each), A/A (--aa N runs) and
+ * +5 % with at most 10 rounds; --plan MIN STEP MAX even|pocock|obf that
+ * plan alone.)
  *
  * (--table aa, not part of all: the default rule's A/A rate from N A/A
  * suites a model, 5000 by default; --aa-from K starts its suites at seed
@@ -1120,6 +1126,9 @@ static void table_looks(size_t nsuites, size_t naa, const struct plan_sim *plans
 	suite_free(&s);
 }
 
+/* --plan MIN STEP MAX SPEND: table looks for that plan alone. */
+static struct plan_sim one_plan;
+
 static size_t number(const char *opt, const char *s)
 {
 	char *end;
@@ -1186,12 +1195,24 @@ int main(int argc, char **argv)
 			sstep = number(argv[i], argv[i + 2]);
 			smax = number(argv[i], argv[i + 3]);
 			i += 3;
+		} else if (strcmp(argv[i], "--plan") == 0 && i + 4 < argc) {
+			int sp = ti_ab_spend_parse(argv[i + 4]);
+			one_plan.min = (unsigned)number(argv[i], argv[i + 1]);
+			one_plan.step = (unsigned)number(argv[i], argv[i + 2]);
+			one_plan.max = (unsigned)number(argv[i], argv[i + 3]);
+			if (sp < 0 || one_plan.min > one_plan.max || one_plan.max > 30) {
+				fprintf(stderr, "ab-sim: --plan: MIN STEP MAX (at most 30) "
+						"even|pocock|obf\n");
+				return 2;
+			}
+			one_plan.spend = (enum ti_ab_spend)sp;
+			i += 4;
 		} else if (strcmp(argv[i], "--quick") == 0)
 			suites = 20;
 		else {
 			fprintf(stderr, "usage: ab-sim [--suites N] [--samples N] [--compare PATH] "
-					"[--quick] [--table rules|geomean|sequential|aa|pairing|all] "
-					"[--sequential MIN STEP MAX] [--aa N] [--aa-from K] [--model NAME] "
+					"[--quick] [--table rules|geomean|sequential|aa|pairing|looks|all] "
+					"[--sequential MIN STEP MAX] [--plan MIN STEP MAX SPEND] [--aa N] [--aa-from K] [--model NAME] "
 					"[--t-share F] [--unpaired] [--unpaired-test welch|hsu|yuen|bm|mw] "
 					"[--same F]\n");
 			return 2;
@@ -1210,7 +1231,9 @@ int main(int argc, char **argv)
 		table_sequential(suites, smin, sstep, smax);
 	if (strcmp(table, "aa") == 0)
 		table_aa(aa, samples);
-	if (strcmp(table, "looks") == 0) {
+	if (strcmp(table, "looks") == 0 && one_plan.max)
+		table_looks(suites, aa, &one_plan, 1);
+	else if (strcmp(table, "looks") == 0) {
 		static const struct plan_sim plans[] = {
 			{ 2, 6, 30, TI_AB_SPEND_EVEN }, { 3, 6, 30, TI_AB_SPEND_EVEN },
 			{ 4, 6, 30, TI_AB_SPEND_EVEN }, { 2, 6, 30, TI_AB_SPEND_POCOCK },
