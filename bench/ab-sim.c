@@ -15,7 +15,7 @@
  * look, step and spending, on 129 benchmarks at 3 % shared + 2 % own
  * noise: one at x0.4 or x2.7 (--suites N each), A/A (--aa N runs) and
  * +5 % with at most 10 rounds; --plan MIN STEP MAX even|pocock|obf that
- * plan alone.)
+ * plan alone, --cut R with the budget ending its runs after round R.)
  *
  * (--table aa, not part of all: the default rule's A/A rate from N A/A
  * suites a model, 5000 by default; --aa-from K starts its suites at seed
@@ -983,6 +983,7 @@ static void table_target(size_t nsuites)
 struct plan_sim {
 	unsigned min, step, max;
 	enum ti_ab_spend spend;
+	unsigned cut;		/* the budget ends the run after this round (0: never) */
 };
 
 /* The looks of the plan: lib/drive's ti_drive_looks. */
@@ -1020,14 +1021,20 @@ static bool drive_sim(const struct plan_sim *p, const struct suite *s, size_t *s
 
 	for (size_t b = 0; b < nb; b++) {
 		active[b] = true;
-		stop[b] = p->max;
+		stop[b] = 0;
 		v[b] = V_UNDECIDED;
 	}
+	unsigned end = p->max, last = 0;
 	for (unsigned r = p->min; r <= p->max; r++) {
+		if (p->cut && r > p->cut) {
+			end = p->cut;
+			break;
+		}
 		if ((r - p->min) % p->step != 0 && r != p->max)
 			continue;
 		struct ti_ab_config c;
 		size_t left = 0;
+		last = r;
 		ti_ab_config_init(&c);
 		c.looks = (unsigned)looks;
 		c.look = (unsigned)++k;
@@ -1046,8 +1053,31 @@ static bool drive_sim(const struct plan_sim *p, const struct suite *s, size_t *s
 				active[b] = false;
 			left += active[b];
 		}
-		if (!left)
+		if (!left) {
+			end = r;
 			break;
+		}
+	}
+	/* The final table, as timeit-ab makes it (ti_drive_final_look): over
+	 * every benchmark's rounds, the last look again, or after a cut
+	 * between looks the rest of alpha.  What the user reads. */
+	struct ti_ab_config c;
+	ti_ab_config_init(&c);
+	c.looks = (unsigned)looks;
+	c.look = (unsigned)k;
+	c.spend = p->spend;
+	if (end > last) {
+		c.look = (unsigned)k + 1;
+		c.last = true;
+	}
+	for (size_t b = 0; b < nb; b++)
+		if (active[b] && stop[b] < end)
+			stop[b] = end;
+	run_library(&c, s, stop, cur, more);
+	for (size_t b = 0; b < nb; b++) {
+		v[b] = cur[b];
+		if ((cur[b] == V_REGRESSED || cur[b] == V_IMPROVED) && !s->shifted[b])
+			fp = true;
 	}
 	free(cur);
 	free(more);
@@ -1110,7 +1140,11 @@ static void table_looks(size_t nsuites, size_t naa, const struct plan_sim *plans
 		}
 		double lo, hi;
 		wilson(fp, naa, &lo, &hi);
-		printf("| %u, %u, %u | %s |", p->min, p->step, p->max, spend_name[p->spend]);
+		if (p->cut)
+			printf("| %u, %u, %u, the budget after round %u | %s |", p->min, p->step, p->max,
+			       p->cut, spend_name[p->spend]);
+		else
+			printf("| %u, %u, %u | %s |", p->min, p->step, p->max, spend_name[p->spend]);
 		for (int f = 0; f < 2; f++)
 			printf(" %.0f / %.0f / %.0f / %.0f %% |", 100.0 * (double)by[f][0] / (double)nsuites,
 			       100.0 * (double)by[f][1] / (double)nsuites,
@@ -1207,12 +1241,15 @@ int main(int argc, char **argv)
 			}
 			one_plan.spend = (enum ti_ab_spend)sp;
 			i += 4;
+		} else if (strcmp(argv[i], "--cut") == 0 && i + 1 < argc) {
+			one_plan.cut = (unsigned)number(argv[i], argv[i + 1]);
+			i++;
 		} else if (strcmp(argv[i], "--quick") == 0)
 			suites = 20;
 		else {
 			fprintf(stderr, "usage: ab-sim [--suites N] [--samples N] [--compare PATH] "
 					"[--quick] [--table rules|geomean|sequential|aa|pairing|looks|all] "
-					"[--sequential MIN STEP MAX] [--plan MIN STEP MAX SPEND] [--aa N] [--aa-from K] [--model NAME] "
+					"[--sequential MIN STEP MAX] [--plan MIN STEP MAX SPEND] [--cut R] [--aa N] [--aa-from K] [--model NAME] "
 					"[--t-share F] [--unpaired] [--unpaired-test welch|hsu|yuen|bm|mw] "
 					"[--same F]\n");
 			return 2;
@@ -1235,10 +1272,10 @@ int main(int argc, char **argv)
 		table_looks(suites, aa, &one_plan, 1);
 	else if (strcmp(table, "looks") == 0) {
 		static const struct plan_sim plans[] = {
-			{ 2, 6, 30, TI_AB_SPEND_EVEN }, { 3, 6, 30, TI_AB_SPEND_EVEN },
-			{ 4, 6, 30, TI_AB_SPEND_EVEN }, { 2, 6, 30, TI_AB_SPEND_POCOCK },
-			{ 3, 6, 30, TI_AB_SPEND_POCOCK }, { 4, 6, 30, TI_AB_SPEND_POCOCK },
-			{ 3, 6, 30, TI_AB_SPEND_OBF },
+			{ 2, 6, 30, TI_AB_SPEND_EVEN, 0 }, { 3, 6, 30, TI_AB_SPEND_EVEN, 0 },
+			{ 4, 6, 30, TI_AB_SPEND_EVEN, 0 }, { 2, 6, 30, TI_AB_SPEND_POCOCK, 0 },
+			{ 3, 6, 30, TI_AB_SPEND_POCOCK, 0 }, { 4, 6, 30, TI_AB_SPEND_POCOCK, 0 },
+			{ 3, 6, 30, TI_AB_SPEND_OBF, 0 },
 		};
 		table_looks(suites, aa, plans, sizeof plans / sizeof plans[0]);
 	}
