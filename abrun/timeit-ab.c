@@ -63,7 +63,8 @@ static void usage(FILE *f)
 		"  -n, --samples N|auto       N rounds, or auto (the default): until every\n"
 		"                             test is decided\n"
 		"      --min-samples N|auto   rounds before the first look (default auto: as\n"
-		"                             early as a decision is possible)\n"
+		"                             early as a decision is possible, round 4\n"
+		"                             with the default tests)\n"
 		"      --max-samples N|auto   rounds at most (default auto: 30, or with a\n"
 		"                             budget what round 1 shows it can hold)\n"
 		"      --look-every N         rounds between looks (default 6)\n"
@@ -1217,9 +1218,19 @@ static int verdict(const struct cli *cl, const char *sched)
 	char looks[32];
 	push(&own.cargv, &own.nc, strdup(cl->compare));
 	if (!cl->c.fixed) {
+		struct ti_ab_config fin = cl->c.ab;
 		snprintf(looks, sizeof looks, "%u", own.d.looks);
 		push(&own.cargv, &own.nc, strdup("--looks"));
 		push(&own.cargv, &own.nc, strdup(looks));
+		/* Ended between looks (the budget, a signal): the final table is
+		 * the run's last analysis, at the rest of alpha, not a test the
+		 * looks did not plan for. */
+		ti_drive_final_look(&own.d, &fin);
+		if (fin.last) {
+			snprintf(looks, sizeof looks, "%u", fin.look - 1);
+			push(&own.cargv, &own.nc, strdup("--spent-looks"));
+			push(&own.cargv, &own.nc, strdup(looks));
+		}
 	}
 	for (size_t k = 0; k < own.ncopts; k++)
 		push(&own.cargv, &own.nc, strdup(own.copts[k]));

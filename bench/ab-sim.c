@@ -9,7 +9,14 @@
  * Markdown table per question:
  *
  *   ab-sim [--suites N] [--samples N] [--compare PATH] [--quick]
- *          [--table rules|geomean|sequential|aa|pairing|geostop|mixed|unchanged|all] [--aa N]
+ *          [--table rules|geomean|sequential|aa|pairing|geostop|mixed|unchanged|looks|all]
+ *          [--aa N]
+ *
+ * (--table looks, not part of all: timeit-ab's plans of looks, first
+ * look, step and spending, on 129 benchmarks at 3 % shared + 2 % own
+ * noise: one at x0.4 or x2.7 (--suites N each), A/A (--aa N runs) and
+ * +5 % with at most 10 rounds; --plan MIN STEP MAX even|pocock|obf that
+ * plan alone, --cut R with the budget ending its runs after round R.)
  *
  * (--table aa, not part of all: the default rule's A/A rate from N A/A
  * suites a model, 5000 by default; --aa-from K starts its suites at seed
@@ -1172,6 +1179,189 @@ static void table_mixed(size_t nsuites)
 		}
 	}
 	printf("\n");
+/* ---- the drive's plan of looks --------------------------------------------- */
+
+/* timeit-ab's sequential rule as lib/drive runs it: looks at round MIN,
+ * every STEP after it and at MAX; at a look every benchmark still in play
+ * is decided or goes on (undecided and decidable), the stopped keep their
+ * rounds and stay in the adjustment.  Each look's level comes from the
+ * spending SPEND (verdict.h) at that look's index. */
+struct plan_sim {
+	unsigned min, step, max;
+	enum ti_ab_spend spend;
+	unsigned cut;		/* the budget ends the run after this round (0: never) */
+};
+
+/* The looks of the plan: lib/drive's ti_drive_looks. */
+static size_t looks_of(unsigned min, unsigned max, unsigned step)
+{
+	size_t n = 0;
+
+	for (unsigned r = min; r <= max; r++)
+		n += (r - min) % step == 0 || r == max;
+	return n ? n : 1;
+}
+
+/* Suite SEED of 129 benchmarks at 3 % shared (A_i and B_i alike) + 2 %
+ * own noise; the first NCHANGED of them B at x FACTOR. */
+static void generate_target(struct suite *s, double factor, size_t nchanged, uint64_t seed)
+{
+	static const struct model m = { "target", "shared 3 % + own 2 %", 0.02, 0.03, 0, 0, 0, 0,
+					0, 0, false, 0, 0, 0, 0 };
+	generate(s, &m, 0, seed);
+	for (size_t k = 0; k < nchanged && k < s->nb; k++) {
+		s->shifted[k] = true;
+		for (size_t i = 0; i < s->ns; i++)
+			s->b[k * s->ns + i] *= factor;
+	}
+}
+
+/* Run plan P over suite S: STOP gets the round each benchmark stopped at,
+ * V its verdict then.  Returns whether any look called a change in a
+ * benchmark not in S->shifted (a false positive of the run). */
+static bool drive_sim(const struct plan_sim *p, const struct suite *s, size_t *stop, int *v)
+{
+	size_t nb = s->nb, looks = looks_of(p->min, p->max, p->step), k = 0;
+	int *cur = xmalloc(nb * sizeof *cur);
+	bool *more = xmalloc(nb * sizeof *more), *active = xmalloc(nb * sizeof *active), fp = false;
+
+	for (size_t b = 0; b < nb; b++) {
+		active[b] = true;
+		stop[b] = 0;
+		v[b] = V_UNDECIDED;
+	}
+	unsigned end = p->max, last = 0;
+	for (unsigned r = p->min; r <= p->max; r++) {
+		if (p->cut && r > p->cut) {
+			end = p->cut;
+			break;
+		}
+		if ((r - p->min) % p->step != 0 && r != p->max)
+			continue;
+		struct ti_ab_config c;
+		size_t left = 0;
+		last = r;
+		ti_ab_config_init(&c);
+		c.looks = (unsigned)looks;
+		c.look = (unsigned)++k;
+		c.spend = p->spend;
+		for (size_t b = 0; b < nb; b++)
+			if (active[b])
+				stop[b] = r;
+		run_library(&c, s, stop, cur, more);
+		for (size_t b = 0; b < nb; b++) {
+			if (!active[b])
+				continue;
+			v[b] = cur[b];
+			if ((cur[b] == V_REGRESSED || cur[b] == V_IMPROVED) && !s->shifted[b])
+				fp = true;
+			if (cur[b] != V_UNDECIDED || !more[b])
+				active[b] = false;
+			left += active[b];
+		}
+		if (!left) {
+			end = r;
+			break;
+		}
+	}
+	/* The final table, as timeit-ab makes it (ti_drive_final_look): over
+	 * every benchmark's rounds, the last look again, or after a cut
+	 * between looks the rest of alpha.  What the user reads. */
+	struct ti_ab_config c;
+	ti_ab_config_init(&c);
+	c.looks = (unsigned)looks;
+	c.look = (unsigned)k;
+	c.spend = p->spend;
+	if (end > last) {
+		c.look = (unsigned)k + 1;
+		c.last = true;
+	}
+	for (size_t b = 0; b < nb; b++)
+		if (active[b] && stop[b] < end)
+			stop[b] = end;
+	run_library(&c, s, stop, cur, more);
+	for (size_t b = 0; b < nb; b++) {
+		v[b] = cur[b];
+		if ((cur[b] == V_REGRESSED || cur[b] == V_IMPROVED) && !s->shifted[b])
+			fp = true;
+	}
+	free(cur);
+	free(more);
+	free(active);
+	return fp;
+}
+
+static void wilson(size_t k, size_t n, double *lo, double *hi)
+{
+	double z = 1.959964, p = n ? (double)k / (double)n : 0, d = 1 + z * z / (double)n;
+	double c = p + z * z / (2 * (double)n), w = z * sqrt(p * (1 - p) / (double)n +
+							 z * z / (4 * (double)n * (double)n));
+	*lo = (c - w) / d;
+	*hi = (c + w) / d;
+}
+
+/* The plans against the targets: x0.4 and x2.7 of one benchmark of 129
+ * (NSUITES each: the share decided by rounds 2, 3, 4 and 8, the median
+ * round), the A/A rate of the whole run over NAA suites (with its Wilson
+ * upper bound), and power at +5 % (10 of 129) with MAX 10 rounds. */
+static void table_looks(size_t nsuites, size_t naa, const struct plan_sim *plans, size_t np)
+{
+	struct suite s = { 129, 30, NULL, NULL, NULL };
+	size_t *stop = xmalloc(s.nb * sizeof *stop);
+	int *v = xmalloc(s.nb * sizeof *v);
+	static const char *const spend_name[] = { "even", "pocock", "obf" };
+
+	suite_alloc(&s, 30);
+	printf("## The drive's plan of looks: 129 benchmarks, 3 %% shared + 2 %% own noise\n\n");
+	printf("| first, step, max | spending | x0.4 by round 2 / 3 / 4 / 8 | x2.7 by round 2 / 3 / 4 / 8 "
+	       "| A/A runs with a call (Wilson 95 %% upper) | +5 %% power, max 10 |\n");
+	printf("|:---|:---|---:|---:|---:|---:|\n");
+	for (size_t pi = 0; pi < np; pi++) {
+		const struct plan_sim *p = &plans[pi];
+		size_t by[2][4] = { { 0 } }, fp = 0, pw = 0, pn = 0;
+		static const size_t at[4] = { 2, 3, 4, 8 };
+		static const double fac[2] = { 0.4, 2.7 };
+		for (int f = 0; f < 2; f++) {
+			for (size_t k = 0; k < nsuites; k++) {
+				generate_target(&s, fac[f], 1, 0x100c0000u + 7919u * (size_t)f + k);
+				drive_sim(p, &s, stop, v);
+				bool ok = v[0] == (f ? V_REGRESSED : V_IMPROVED);
+				for (int j = 0; j < 4; j++)
+					by[f][j] += ok && stop[0] <= at[j];
+			}
+		}
+		for (size_t k = 0; k < naa; k++) {
+			generate_target(&s, 1, 0, 0x100a0000u + k);
+			fp += drive_sim(p, &s, stop, v);
+		}
+		struct plan_sim p10 = *p;
+		p10.max = 10;
+		if (p10.min > p10.max)
+			p10.min = p10.max;
+		for (size_t k = 0; k < nsuites; k++) {
+			generate_target(&s, 1.05, NSHIFTED, 0x100b0000u + k);
+			drive_sim(&p10, &s, stop, v);
+			for (size_t b = 0; b < NSHIFTED; b++, pn++)
+				pw += v[b] == V_REGRESSED;
+		}
+		double lo, hi;
+		wilson(fp, naa, &lo, &hi);
+		if (p->cut)
+			printf("| %u, %u, %u, the budget after round %u | %s |", p->min, p->step, p->max,
+			       p->cut, spend_name[p->spend]);
+		else
+			printf("| %u, %u, %u | %s |", p->min, p->step, p->max, spend_name[p->spend]);
+		for (int f = 0; f < 2; f++)
+			printf(" %.0f / %.0f / %.0f / %.0f %% |", 100.0 * (double)by[f][0] / (double)nsuites,
+			       100.0 * (double)by[f][1] / (double)nsuites,
+			       100.0 * (double)by[f][2] / (double)nsuites,
+			       100.0 * (double)by[f][3] / (double)nsuites);
+		printf(" %.1f %% (%.1f %%) | %.1f %% |\n", 100.0 * (double)fp / (double)naa, 100 * hi,
+		       100.0 * (double)pw / (double)pn);
+		fflush(stdout);
+	}
+	printf("\n");
+	free(stop);
 	free(v);
 	suite_free(&s);
 }
@@ -1235,6 +1425,8 @@ static void table_unchanged(size_t nsuites)
 	free(v);
 	suite_free(&s);
 }
+/* --plan MIN STEP MAX SPEND: table looks for that plan alone. */
+static struct plan_sim one_plan;
 
 static size_t number(const char *opt, const char *s)
 {
@@ -1302,12 +1494,27 @@ int main(int argc, char **argv)
 			sstep = number(argv[i], argv[i + 2]);
 			smax = number(argv[i], argv[i + 3]);
 			i += 3;
+		} else if (strcmp(argv[i], "--plan") == 0 && i + 4 < argc) {
+			int sp = ti_ab_spend_parse(argv[i + 4]);
+			one_plan.min = (unsigned)number(argv[i], argv[i + 1]);
+			one_plan.step = (unsigned)number(argv[i], argv[i + 2]);
+			one_plan.max = (unsigned)number(argv[i], argv[i + 3]);
+			if (sp < 0 || one_plan.min > one_plan.max || one_plan.max > 30) {
+				fprintf(stderr, "ab-sim: --plan: MIN STEP MAX (at most 30) "
+						"even|pocock|obf\n");
+				return 2;
+			}
+			one_plan.spend = (enum ti_ab_spend)sp;
+			i += 4;
+		} else if (strcmp(argv[i], "--cut") == 0 && i + 1 < argc) {
+			one_plan.cut = (unsigned)number(argv[i], argv[i + 1]);
+			i++;
 		} else if (strcmp(argv[i], "--quick") == 0)
 			suites = 20;
 		else {
 			fprintf(stderr, "usage: ab-sim [--suites N] [--samples N] [--compare PATH] "
-					"[--quick] [--table rules|geomean|sequential|aa|pairing|geostop|mixed|unchanged|all] "
-					"[--sequential MIN STEP MAX] [--aa N] [--aa-from K] [--model NAME] "
+					"[--quick] [--table rules|geomean|sequential|aa|pairing|geostop|mixed|unchanged|looks|all] "
+					"[--sequential MIN STEP MAX] [--plan MIN STEP MAX SPEND] [--cut R] [--aa N] [--aa-from K] [--model NAME] "
 					"[--t-share F] [--unpaired] [--unpaired-test welch|hsu|yuen|bm|mw] "
 					"[--same F]\n");
 			return 2;
@@ -1332,6 +1539,17 @@ int main(int argc, char **argv)
 		table_mixed(suites * 5);
 	if (strcmp(table, "unchanged") == 0)
 		table_unchanged(suites * 5);
+	if (strcmp(table, "looks") == 0 && one_plan.max)
+		table_looks(suites, aa, &one_plan, 1);
+	else if (strcmp(table, "looks") == 0) {
+		static const struct plan_sim plans[] = {
+			{ 2, 6, 30, TI_AB_SPEND_EVEN, 0 }, { 3, 6, 30, TI_AB_SPEND_EVEN, 0 },
+			{ 4, 6, 30, TI_AB_SPEND_EVEN, 0 }, { 2, 6, 30, TI_AB_SPEND_POCOCK, 0 },
+			{ 3, 6, 30, TI_AB_SPEND_POCOCK, 0 }, { 4, 6, 30, TI_AB_SPEND_POCOCK, 0 },
+			{ 3, 6, 30, TI_AB_SPEND_OBF, 0 },
+		};
+		table_looks(suites, aa, plans, sizeof plans / sizeof plans[0]);
+	}
 	if (strcmp(table, "pairing") == 0) {
 		table_target(suites);
 		table_pairing(suites, suites / 2 ? suites / 2 : 1);

@@ -70,6 +70,8 @@ static const struct option_help {
 	{ "", "but p has a floor and unpaired assumes equal spreads" },
 	{ "--drop-flagged", "leave out samples timeit's noise screen flagged" },
 	{ "--looks N", "a sequential driver looks up to N times (alpha/N)" },
+	{ "--spent-looks K", "K of those N looks came before this, the run's" },
+	{ "", "last analysis: it spends the rest, alpha (N-K)/N" },
 	{ "--binaries DA DB", "binary identity from the executables in DA, DB" },
 	{ "--noise-floor A1 A2", "per-benchmark noise from two runs of one build" },
 	{ "--filter-short S", "leave out benchmarks whose medians are below S" },
@@ -128,6 +130,7 @@ static const char *const long_options[] = {
 	"--no-color", "--no-colour", "--noise-floor", "--only-changed", "--paired",
 	"--pattern", "--rank", "--seed", "--strict", "--svg", "--undecided", "--unpaired",
 	"--version",
+	"--spent-looks",
 };
 
 __attribute__((format(printf, 1, 2), noreturn))
@@ -209,6 +212,7 @@ static void parse_args(int argc, char **argv, struct config *c)
 	const char *pos[2];
 	size_t npos = 0;
 	bool opts = true;
+	long spent = -1;	/* --spent-looks */
 
 	memset(c, 0, sizeof *c);
 	ti_ab_config_init(&c->ab);
@@ -288,6 +292,15 @@ static void parse_args(int argc, char **argv, struct config *c)
 			if (rc < 0 || v < 1 || v > 1000)
 				usage_error("%s: '%s' is out of range (1 to 1000)", name, s);
 			c->ab.looks = (unsigned)v;
+		} else if (IS("--spent-looks")) {
+			const char *s = VALUE();
+			uint64_t v;
+			int rc = ti_parse_u64(s, &v);
+			if (rc == -EINVAL)
+				usage_error("%s: invalid number '%s'", name, s);
+			if (rc < 0 || v > 999)
+				usage_error("%s: '%s' is out of range (0 to 999)", name, s);
+			spent = (long)v;
 		} else if (IS("--binaries")) {
 			if (val || i + 2 >= argc)
 				usage_error("--binaries: needs two directories, DA DB");
@@ -353,6 +366,14 @@ static void parse_args(int argc, char **argv, struct config *c)
 		}
 #undef IS
 #undef VALUE
+	}
+	/* The run's last analysis after SPENT of its looks: look SPENT + 1,
+	 * spending the rest of alpha. */
+	if (spent >= 0 && (unsigned long)spent >= c->ab.looks)
+		usage_error("--spent-looks: %ld is not below --looks %u", spent, c->ab.looks);
+	if (spent >= 0) {
+		c->ab.look = (unsigned)spent + 1;
+		c->ab.last = true;
 	}
 	/* A driver's options checked before its first round (timeit-ab -C). */
 	if (c->check && !npos && !c->na && !c->nb)

@@ -363,18 +363,55 @@ int main(void)
 	/* The first look as early as a decision is possible.  The rank tests
 	 * alone: 5 + 5 samples reach 2/252 < 0.05/6 (looks at 5, 11, 17, 23,
 	 * 29, 30); 4 + 4 do not (2/70); with at most 5 rounds none can before
-	 * the last.  The default's t has no floor: round 2. */
+	 * the last.  The default's t has no floor, but with 2 or 3 pairs no
+	 * power under a suite's adjustment: round 4 (3 of 30 rounds: 3). */
 	{
 		struct ti_ab_config ab;
 		ti_ab_config_init(&ab);
-		tap_ok(ti_drive_first_look(&ab, 30, 6) == 2, __LINE__, "t: first look at 2: %u",
+		tap_ok(ti_drive_first_look(&ab, 30, 6) == 4, __LINE__, "t: first look at 4: %u",
 		       ti_drive_first_look(&ab, 30, 6));
+		tap_ok(ti_drive_first_look(&ab, 3, 6) == 3, __LINE__, "t: at most 3 rounds: %u",
+		       ti_drive_first_look(&ab, 3, 6));
 		ab.paired_test = TI_AB_SIGNED_RANK;
 		ab.unpaired_test = TI_AB_MANN_WHITNEY;
 		tap_ok(ti_drive_first_look(&ab, 30, 6) == 5, __LINE__, "rank: first look at 5: %u",
 		       ti_drive_first_look(&ab, 30, 6));
 		tap_ok(ti_drive_first_look(&ab, 5, 2) == 5, __LINE__,
 		       "rank: first look at 5 of 5: %u", ti_drive_first_look(&ab, 5, 2));
+	}
+
+	/* The final table as a look: a run that ended at its look repeats
+	 * it, at alpha / looks; one the budget ended between looks after K
+	 * of them spends the rest (look K + 1, last); none made: all of
+	 * alpha.  Looks at 4, 10, 16, 22, 28, 30. */
+	{
+		static struct ti_drive d;
+		struct ti_ab_config ab;
+		ti_ab_config_init(&ab);
+		ti_drive_config_init(&d.c);
+		d.min = 4;
+		d.looks = ti_drive_looks(4, 30, 6);
+		d.looked = 2;
+		d.look_round = d.rounds = 10;
+		ti_drive_final_look(&d, &ab);
+		tap_ok(d.looks == 6 && ab.looks == 6 && ab.look == 2 && !ab.last, __LINE__,
+		       "ended at look 2: look %u of %u, last %d", ab.look, ab.looks, ab.last);
+		d.rounds = 13;
+		ti_drive_final_look(&d, &ab);
+		tap_ok(ab.look == 3 && ab.last &&
+		       ti_ab_look_alpha(ab.alpha, ab.looks, ab.look, ab.last, ab.spend) ==
+		       0.05 - 0.05 * 2 / 6, __LINE__, "the budget at round 13: look %u, the rest",
+		       ab.look);
+		d.looked = 0;
+		d.look_round = 0;
+		d.rounds = 3;
+		ti_drive_final_look(&d, &ab);
+		tap_ok(ab.look == 1 && ab.last &&
+		       ti_ab_look_alpha(ab.alpha, ab.looks, ab.look, ab.last, ab.spend) == 0.05,
+		       __LINE__, "the budget before the first look: all of alpha");
+		d.c.fixed = true;
+		ti_drive_final_look(&d, &ab);
+		tap_ok(ab.looks == 1 && !ab.last, __LINE__, "fixed rounds: one look");
 	}
 
 	/* The ranges of a run. */

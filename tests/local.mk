@@ -163,6 +163,9 @@ TESTS += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh tests/timeit-ab-cmd.sh \
 	tests/timeit-ab-one-side.sh tests/timeit-ab-budget-kill.sh
 EXTRA_DIST += tests/timeit-ab-one-side.sh tests/timeit-ab-budget-kill.sh
 EXTRA_DIST += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh tests/timeit-ab-cmd.sh tests/lit-fake/lit.cfg tests/lit-fake/fakeformat.py
+# The final table as one of the looks: the rest of alpha after a budget.
+TESTS += tests/timeit-ab-looks.sh
+EXTRA_DIST += tests/timeit-ab-looks.sh
 # A full disk as the run ends: every write checked, the first failure said.
 TESTS += tests/timeit-ab-full.sh
 EXTRA_DIST += tests/timeit-ab-full.sh

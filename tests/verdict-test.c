@@ -460,6 +460,80 @@ static void test_rank_zeros(void)
 	TAP_OK(fabs(w->min_p - 1.0 / 16) < 1e-15 && w->v == TI_AB_UNDECIDED,
 	       "--rank: smallest p %g, %s (%s)", w->min_p, ti_ab_verdict_name[w->v], w->reason);
 	ti_ab_result_free(&r);
+/* The level of each look (verdict.h, enum ti_ab_spend): the values of
+ * the spending functions at 6 looks computed apart (Python's math.log1p,
+ * math.erfc and NormalDist), the levels summing to alpha, and the rest of
+ * alpha after K looks, the run's last analysis when it ends between
+ * looks: the total stays alpha. */
+static void test_looks(void)
+{
+	static const enum ti_ab_spend sp[] = { TI_AB_SPEND_EVEN, TI_AB_SPEND_POCOCK,
+					       TI_AB_SPEND_OBF };
+	struct ti_ab_config c;
+
+	TAP_OK(ti_ab_look_alpha(0.05, 6, 3, false, TI_AB_SPEND_EVEN) == 0.05 / 6 &&
+	       ti_ab_look_alpha(0.05, 6, 0, false, TI_AB_SPEND_EVEN) == 0.05 / 6 &&
+	       ti_ab_look_alpha(0.05, 1, 1, false, TI_AB_SPEND_EVEN) == 0.05,
+	       "even: alpha / looks at every look, known or not");
+	TAP_OK(ti_ab_look_alpha(0.05, 6, 3, true, TI_AB_SPEND_EVEN) == 0.05 - 0.05 * 2 / 6 &&
+	       ti_ab_look_alpha(0.05, 6, 1, true, TI_AB_SPEND_EVEN) == 0.05,
+	       "even, the last analysis after 2 looks: 4 alpha / 6; after none: alpha");
+	TAP_OK(fabs(ti_ab_look_alpha(0.05, 6, 1, false, TI_AB_SPEND_POCOCK) /
+		    0.012591615447890132 - 1) < 1e-12 &&
+	       fabs(ti_ab_look_alpha(0.05, 6, 2, false, TI_AB_SPEND_POCOCK) /
+		    0.010050005815306937 - 1) < 1e-12 &&
+	       fabs(ti_ab_look_alpha(0.05, 6, 6, false, TI_AB_SPEND_POCOCK) /
+		    0.0055663264304521703 - 1) < 1e-12 &&
+	       fabs(ti_ab_look_alpha(0.05, 6, 0, false, TI_AB_SPEND_POCOCK) /
+		    0.0055663264304521703 - 1) < 1e-12,
+	       "Pocock-type: 0.01259, 0.01005, ..., 0.005566; unknown: the smallest");
+	TAP_OK(fabs(ti_ab_look_alpha(0.05, 6, 1, false, TI_AB_SPEND_OBF) /
+		    1.5794492402395646e-06 - 1) < 1e-6 &&
+	       fabs(ti_ab_look_alpha(0.05, 6, 2, false, TI_AB_SPEND_OBF) /
+		    0.00068531541898380179 - 1) < 1e-6 &&
+	       fabs(ti_ab_look_alpha(0.05, 6, 6, false, TI_AB_SPEND_OBF) /
+		    0.018209343281038841 - 1) < 1e-6,
+	       "O'Brien-Fleming-type: 1.58e-6, 6.85e-4, ..., 0.01821");
+	for (size_t s = 0; s < N(sp); s++) {
+		for (unsigned k = 0; k < 6; k++) {
+			double sum = 0;
+			for (unsigned j = 1; j <= k; j++)
+				sum += ti_ab_look_alpha(0.05, 6, j, false, sp[s]);
+			sum += ti_ab_look_alpha(0.05, 6, k + 1, true, sp[s]);
+			TAP_OK(fabs(sum - 0.05) < 1e-12, "%s: %u looks, then the rest: %.17g in all",
+			       ti_ab_spend_name(sp[s]), k, sum);
+		}
+		double all = 0;
+		for (unsigned j = 1; j <= 6; j++)
+			all += ti_ab_look_alpha(0.05, 6, j, false, sp[s]);
+		TAP_OK(fabs(all - 0.05) < 1e-12, "%s: the 6 looks spend %.17g",
+		       ti_ab_spend_name(sp[s]), all);
+	}
+	ti_ab_config_init(&c);
+	c.looks = 6;
+	c.look = 3;
+	c.last = true;
+	TAP_OK(ti_ab_spend_parse("pocock") == TI_AB_SPEND_POCOCK && ti_ab_spend_parse("x") == -1 &&
+	       c.spend == TI_AB_SPEND_EVEN, "the names; even by default");
+	{
+		static const double a0[] = { 1.00, 1.01, 0.99, 1.02, 0 };
+		static const double b0[] = { 1.05, 1.07, 1.03, 1.08, 0 };
+		struct ti_ab_set a = { 0 }, b = { 0 };
+		struct ti_ab_result r;
+		side(&a, "x0", a0, 0, NULL, 0, NULL);
+		side(&b, "x0", b0, 0, NULL, 0, NULL);
+		ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
+		TAP_OK(r.alpha_look == 0.05 - 0.05 * 2 / 6 &&
+		       fabs(r.rows[0].level - (1 - r.alpha_look)) < 1e-12,
+		       "the verdicts of look 3 of 6, the last: at %g", r.alpha_look);
+		ti_ab_result_free(&r);
+		c.last = false;
+		ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
+		TAP_OK(r.alpha_look == 0.05 / 6, "look 3 of 6: at %g", r.alpha_look);
+		ti_ab_result_free(&r);
+		ti_ab_set_free(&a);
+		ti_ab_set_free(&b);
+	}
 }
 
 int main(void)
@@ -470,5 +544,6 @@ int main(void)
 	test_t_share();
 	test_geo_stops();
 	test_rank_zeros();
+	test_looks();
 	return tap_done();
 }

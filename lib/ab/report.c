@@ -161,7 +161,10 @@ static void summary_lines(struct ti_buf *o, const struct ti_ab_result *r,
 			ti_buf_printf(o, " (%zu could be decided with more samples)", decidable);
 	}
 	ti_buf_printf(o, "\n%smetric %s, alpha %g", prefix, c->metric, c->alpha);
-	if (c->looks > 1)
+	if (c->looks > 1 && c->last)
+		ti_buf_printf(o, " over %u looks (%g here, the rest after %u)", c->looks,
+			      r->alpha_look, c->look - 1);
+	else if (c->looks > 1)
 		ti_buf_printf(o, " over %u looks (%g each)", c->looks, r->alpha_look);
 	ti_buf_printf(o, ", p adjusted: %s, gate +-%g%%%s\n",
 		      c->adjust == TI_STATS_ADJUST_BH ? "Benjamini-Hochberg (false discovery rate)"

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* verdict-adjust.c: many benchmarks and several looks (verdict-int.h).
  * A sequential driver may look at the samples up to C->looks times:
- * each look's tests run at alpha / looks (Bonferroni over the looks), so
- * that the whole run of looks keeps alpha.  Within a look the p-values
+ * each look's tests run at its share of alpha under the spending
+ * function (verdict.h, enum ti_ab_spend; alpha / looks by default), the
+ * shares summing to alpha (Bonferroni over the looks), so that the whole
+ * run of looks keeps alpha.  Within a look the p-values
  * are adjusted across the benchmarks: the false discovery rate
  * (Benjamini-Hochberg, the default), the family-wise rate (Holm), or
  * none. */
@@ -12,6 +14,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "verdict-int.h"
 #include "verdict.h"
@@ -21,9 +24,62 @@ const char *ti_ab_adjust_name(enum ti_stats_adjust a)
 	return a == TI_STATS_ADJUST_HOLM ? "holm" : a == TI_STATS_ADJUST_BH ? "bh" : "none";
 }
 
+static const char *const spend_names[] = { "even", "pocock", "obf" };
+
+const char *ti_ab_spend_name(enum ti_ab_spend s)
+{
+	return (unsigned)s < 3 ? spend_names[s] : "even";
+}
+
+int ti_ab_spend_parse(const char *s)
+{
+	for (int i = 0; i < 3; i++)
+		if (strcmp(s, spend_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* F(T) of SPEND: the share of ALPHA spent by the information fraction T. */
+static double spent(double alpha, double t, enum ti_ab_spend spend)
+{
+	if (t <= 0)
+		return 0;
+	if (t >= 1)
+		return alpha;
+	switch (spend) {
+	case TI_AB_SPEND_POCOCK:
+		return alpha * log1p(expm1(1) * t);
+	case TI_AB_SPEND_OBF:
+		/* 2 (1 - Phi(x)) = erfc(x / sqrt 2). */
+		return erfc(ti_stats_normal_quantile(1 - alpha / 2) / sqrt(2 * t));
+	default:
+		return alpha * t;
+	}
+}
+
+double ti_ab_look_alpha(double alpha, unsigned looks, unsigned look, bool last,
+			enum ti_ab_spend spend)
+{
+	double n = looks ? looks : 1;
+
+	if (look > n)
+		look = (unsigned)n;
+	if (look == 0) {
+		/* Unknown: the smallest of the looks' levels. */
+		double best = alpha;
+		for (unsigned k = 1; k <= (unsigned)n; k++)
+			best = fmin(best, ti_ab_look_alpha(alpha, looks, k, false, spend));
+		return best;
+	}
+	if (spend == TI_AB_SPEND_EVEN)	/* exactly alpha / looks, as ever */
+		return last ? alpha - alpha * (look - 1) / n : alpha / n;
+	double before = spent(alpha, (look - 1) / n, spend);
+	return last ? alpha - before : spent(alpha, look / n, spend) - before;
+}
+
 double ti_ab_adjust_alpha(const struct ti_ab_config *c)
 {
-	return c->alpha / (c->looks ? c->looks : 1);
+	return ti_ab_look_alpha(c->alpha, c->looks, c->look, c->last, c->spend);
 }
 
 /* With few samples no p-value can fall below alpha at all (2 a side:

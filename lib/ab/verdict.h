@@ -92,6 +92,18 @@ enum ti_ab_geo {
 	TI_AB_GEO_BOOTSTRAP,	/* percentile bootstrap of their mean */
 };
 
+/* How alpha is spent over the looks of a sequential run (Lan and DeMets
+ * 1983): F(t) of alpha spent by the information fraction t = k / looks at
+ * look k, each look's tests at F(k / looks) - F((k - 1) / looks).  The
+ * levels sum to alpha whatever the looks' correlation (Bonferroni over
+ * the looks), so the whole run keeps alpha. */
+enum ti_ab_spend {
+	TI_AB_SPEND_EVEN,	/* the default: F(t) = alpha t, alpha / looks each */
+	TI_AB_SPEND_POCOCK,	/* Pocock-type: F(t) = alpha ln(1 + (e - 1) t), more early */
+	TI_AB_SPEND_OBF,	/* O'Brien-Fleming-type: F(t) = 2 - 2 Phi(z(1 - alpha/2) / sqrt t),
+				 * almost nothing early */
+};
+
 struct ti_ab_config {
 	const char *metric;
 	double alpha;		/* significance level, of the whole run of looks */
@@ -102,6 +114,12 @@ struct ti_ab_config {
 	bool drop_flagged;	/* leave out samples with noise flags */
 	bool strict;		/* any failure, and losses on B, gate too */
 	unsigned looks;		/* analyses a sequential driver may make (>= 1) */
+	unsigned look;		/* which of them this is (1..looks); 0: not known, the
+				 * smallest level of any look, valid whichever it is */
+	bool last;		/* the run's last analysis, before look LOOK (which will
+				 * not come: the budget ended the run), spends the rest:
+				 * alpha - F((look - 1) / looks) */
+	enum ti_ab_spend spend;
 	enum ti_ab_paired_test paired_test;
 	enum ti_ab_unpaired_test unpaired_test;
 	enum ti_ab_geo geo;
@@ -183,6 +201,17 @@ int ti_ab_verdict_run(const struct ti_ab_config *c, const struct ti_ab_set *a,
 
 /* Free what R owns. */
 void ti_ab_result_free(struct ti_ab_result *r);
+
+/* The level of the tests of look LOOK (1..LOOKS; 0: the smallest of any
+ * look) of LOOKS under SPEND, the whole run at ALPHA; LAST: the rest of
+ * alpha before look LOOK (what the looks before it left). */
+double ti_ab_look_alpha(double alpha, unsigned looks, unsigned look, bool last,
+			enum ti_ab_spend spend);
+
+/* The spending's name in reports and options: "even", "pocock", "obf";
+ * ti_ab_spend_parse the reverse (-1: none of them). */
+const char *ti_ab_spend_name(enum ti_ab_spend s);
+int ti_ab_spend_parse(const char *s);
 
 /* The adjustment's name in reports: "bh", "holm", "none". */
 const char *ti_ab_adjust_name(enum ti_stats_adjust a);

@@ -126,6 +126,10 @@ static int look(struct ti_drive *d, struct ti_ab_set *a, struct ti_ab_set *b, bo
 	int rc;
 
 	c.looks = d->looks;
+	if (!ident) {
+		c.look = ++d->looked;
+		d->look_round = d->rounds;
+	}
 	if ((rc = ti_ab_verdict_run(&c, a, b, NULL, NULL, &res)) < 0)
 		return ti_drive_fail(d, rc, "the verdicts failed: %s", strerror(-rc));
 	for (size_t i = 0; i < d->n; i++) {

@@ -116,6 +116,8 @@ struct ti_drive {
 	unsigned rounds;	/* finished rounds */
 	unsigned min;		/* the first look */
 	unsigned looks;		/* the looks planned: the verdicts' --looks */
+	unsigned looked;	/* the looks made (each at its index of LOOKS) */
+	unsigned look_round;	/* the round of the last of them, 0: none */
 	char order[TI_DRIVE_ROUNDS_MAX + 1][3];	/* per round: "AB" or "BA" */
 	double wall;		/* seconds of the whole run */
 	int stop_signal;	/* the signal that stopped the run, or 0 */
@@ -132,11 +134,16 @@ struct ti_drive {
 /* The looks of a run: at MIN, every STEP rounds after it, and at MAX. */
 unsigned ti_drive_looks(unsigned min, unsigned max, unsigned step);
 
+/* The first look of the t tests: 4 rounds, 3 degrees of freedom.  Their
+ * p has no floor, but with 2 or 3 pairs it cannot pass a suite's
+ * adjustment but for a change far beyond the noise (drive.c). */
+#define TI_DRIVE_FIRST_T 4u
+
 /* The first round at which the verdict engine's tests (AB) could decide
  * over the looks from it to MAX every STEP: the first look of min 0.  The
- * t tests have no floor (2 rounds); the rank tests alone, the first round
- * at which an exact test of that many samples a side (or pairs) could
- * reach alpha over the looks. */
+ * t tests: TI_DRIVE_FIRST_T (or MAX if fewer); the rank tests alone, the
+ * first round at which an exact test of that many samples a side (or
+ * pairs) could reach alpha over the looks. */
 unsigned ti_drive_first_look(const struct ti_ab_config *ab, unsigned max, unsigned step);
 
 /* Set the configuration's defaults: lit, sequential, alternate, seed 1,
@@ -186,6 +193,15 @@ FILE *ti_drive_file(struct ti_drive *d, const char *name);
 int ti_drive_write(struct ti_drive *d, FILE *f, const char *name, const char *s, size_t len);
 int ti_drive_close(struct ti_drive *d, FILE *f, const char *name);
 int ti_drive_write_failed(struct ti_drive *d, const char *name, int rc);
+
+/* The analysis that ends run D, its final table, as one of its looks:
+ * into C (its alpha and LOOKS set) the index of the look it is.  A run
+ * that ended at a look (decided, at its most rounds) repeats that look,
+ * at its level; one that ended between looks (the budget, a signal)
+ * after K looks is the last of the run and spends the rest of alpha
+ * (look K + 1, last).  Without it the final table would be a test the
+ * looks did not plan for. */
+void ti_drive_final_look(const struct ti_drive *d, struct ti_ab_config *c);
 
 /* Free what D owns. */
 void ti_drive_free(struct ti_drive *d);

@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# The final table of timeit-ab is one of its looks (timeit-ab(1),
+# --budget; timeit-compare(1), --spent-looks): a run that ends at a look
+# (here its last, round 3 of looks at 2 and 3) tests at alpha / looks; one
+# the budget ends between looks (here before the first, at round 25)
+# spends the rest of alpha, all of it, not alpha / looks on a test the
+# looks did not plan for.  timeit-compare refuses --spent-looks that is
+# not below --looks, naming it, status 2.
+# shellcheck source=tests/setup disable=SC2154
+. "$top_srcdir/tests/setup"
+ab=$top_builddir/abrun/timeit-ab
+compare=$top_builddir/compare/timeit-compare
+
+command -v sleep > /dev/null || skip "no sleep(1)"
+
+# Ended at its last look: 2 looks, alpha / 2 each.
+set +e
+"$ab" -q --compare "$compare" --cmd 'sleep 0.05' --cmd 'sleep 0.050' --min-samples 2 \
+	--look-every 1 --max-samples 3 -C --no-color -o O1 > out1 2> err1
+st=$?
+set -e
+[ "$st" -le 1 ] || fail "at a look: status $st: $(cat out1 err1)"
+grep -q 'alpha 0.05 over 2 looks (0.025 each)' out1 || fail "at a look: $(cat out1 err1)"
+
+# Ended by the budget before its first look (round 25): the final table
+# spends all of alpha.
+set +e
+"$ab" -q --compare "$compare" --cmd 'sleep 0.2' --cmd 'sleep 0.20' --min-samples 25 \
+	--max-samples 30 --budget 2 -C --no-color -o O2 > out2 2> err2
+st=$?
+set -e
+[ "$st" -le 1 ] || fail "the budget: status $st: $(cat out2 err2)"
+rounds=$(awk -F '\t' '{ print $2 }' O2/stop.tsv)
+[ "$rounds" -lt 25 ] || fail "the budget held $rounds rounds"
+grep -q 'alpha 0.05 over 2 looks (0.05 here, the rest after 0)' out2 ||
+	fail "the budget: $(cat out2 err2)"
+
+# --spent-looks K needs K below --looks N.
+expect_status 2 "$compare" --looks 2 --spent-looks 2 O2/A/results O2/B/results > out3 2> err3
+head -n 1 err3 | grep -q -- '^timeit-compare: --spent-looks: 2 is not below --looks 2$' ||
+	fail "--spent-looks 2 of 2: $(cat err3)"
+set +e
+"$compare" --looks 4 --spent-looks 1 --no-color O2/A/results O2/B/results > out4
+st=$?
+set -e
+[ "$st" -le 1 ] || fail "--spent-looks 1 of 4: status $st"
+grep -q 'alpha 0.05 over 4 looks (0.0375 here, the rest after 1)' out4 ||
+	fail "--spent-looks 1 of 4: $(cat out4)"
