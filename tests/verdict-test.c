@@ -460,6 +460,8 @@ static void test_rank_zeros(void)
 	TAP_OK(fabs(w->min_p - 1.0 / 16) < 1e-15 && w->v == TI_AB_UNDECIDED,
 	       "--rank: smallest p %g, %s (%s)", w->min_p, ti_ab_verdict_name[w->v], w->reason);
 	ti_ab_result_free(&r);
+}
+
 /* The level of each look (verdict.h, enum ti_ab_spend): the values of
  * the spending functions at 6 looks computed apart (Python's math.log1p,
  * math.erfc and NormalDist), the levels summing to alpha, and the rest of
