@@ -75,7 +75,8 @@ static int cmd_start(struct ti_drive *d)
 			char *to = link ? ti_drive_fmt("%s/%s", link, d->t[0].name) : NULL;
 			if ((rc = make_dir(d, link ? ti_drive_strdup(link) : NULL)) == 0 && !to)
 				rc = ti_drive_fail(d, -ENOMEM, "%s", strerror(ENOMEM));
-			if (rc == 0 && symlink(d->c.cmd_file[side], to) < 0)
+			/* A resumed run's link is there: its file was checked. */
+			if (rc == 0 && symlink(d->c.cmd_file[side], to) < 0 && errno != EEXIST)
 				rc = ti_drive_fail(d, -errno, "%s: %s", to, strerror(errno));
 			free(link);
 			free(to);
