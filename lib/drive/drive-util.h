@@ -74,6 +74,10 @@ const char *ti_drive_metric(const struct ti_drive *d);
  * SET sorted. */
 int ti_drive_read_dir(struct ti_drive *d, const char *dir, const char *bin,
 		      struct ti_ab_set *set);
+/* A keyed runner's load (drive-runner.h): every round's summaries of
+ * side SIDE, OUT/SIDE/results, with the identities of OUT/SIDE/bin, into
+ * SET sorted (R unused: a round's own are found by their keys). */
+int ti_drive_load_side(struct ti_drive *d, int side, unsigned r, struct ti_ab_set *set);
 /* Finish a reading of results into SET: RC of the readers made D's
  * message (ERR says where, unless it is -ENOMEM), or SET sorted. */
 int ti_drive_loaded(struct ti_drive *d, int rc, const struct ti_ab_error *err,
