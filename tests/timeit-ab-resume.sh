@@ -103,18 +103,9 @@ expect_status 0 "$ab" --resume -q -n 1 --cmd './spin 1000' --cmd './spin 1000' -
 
 # lit: decided tests stay decided; the verdict is the uncut run's.
 find_lit
-suite=$top_srcdir/tests/lit-fake
 # mkbuild DIR SIDE: a lit test directory of side SIDE.
 mkbuild() {
-	mkdir -p "$1/state"
-	cat > "$1/lit.site.cfg" <<EOS
-config.side = '$2'
-config.scale = 1.0
-config.state = '$1/state'
-config.test_source_root = '$1'
-config.test_exec_root = '$1'
-lit_config.load_config(config, '$suite/lit.cfg')
-EOS
+	fake_lit "$1" "$2"
 	# y twice as slow on B: decided at the first look (round 2); x a
 	# change at the gate, in play to the last round; z identical.
 	printf 'time: 0.5\n' > "$1/x.test"
