@@ -5,7 +5,8 @@
 # SIGKILL as round 3 starts, one side of it written: resumed, rounds 1 to
 # 5 are there once each (rounds.log, samples.tsv, the summaries), the
 # half-written round 3 redone (removed when the resumed run's budget has
-# no room for it), the progress says "resuming at round 3";
+# no room for it), the progress says "resuming at round 3"; killed in
+# round 1, resumed from round 1;
 # a changed command, -C option or --samples is refused (status 2, one
 # line naming it, the directory unchanged to the byte); --resume with
 # --replace is refused; a finished run shows its verdict again with its
@@ -25,15 +26,35 @@ sums() {
 }
 
 "${CC:-cc}" -O2 -o spin "$top_srcdir/tests/lit-ab/spin.c" || fail "cannot build spin"
-# Each run counts itself; the fifth (round 3's first) kills timeit-ab.
+# Each run counts itself; the one that killat names kills timeit-ab.
 cat > step.sh <<'EOS'
 n=$(cat count 2> /dev/null || echo 0)
 n=$((n + 1))
 echo "$n" > count
-[ "$n" != 5 ] || kill -KILL "$(cat abpid)"
+[ "$n" != "$(cat killat)" ] || kill -KILL "$(cat abpid)"
 exec ./spin "$1"
 EOS
 set -- --schedule sequential -n 5 --cmd 'sh step.sh 20000000' --cmd 'sh step.sh 60000000'
+# Killed in round 1: resumed, it starts again at round 1.
+echo 1 > killat
+"$ab" "$@" -o R1 > out 2> err &
+echo $! > abpid
+set +e
+wait $!
+st=$?
+set -e
+[ "$st" -eq 137 ] || fail "not killed in round 1 (status $st): $(cat err)"
+wait_for_file 'R1/A/results/sh.1.time'
+expect_status 1 "$ab" --resume "$@" -o R1 > out 2> err
+! grep -q 'resuming' err || fail "round 1 cut, yet resuming: $(cat err)"
+[ "$(awk '{ print $1 }' R1/rounds.log | tr '\n' ' ')" = '1 2 3 4 5 ' ] ||
+	fail "round 1 cut, rounds.log: $(cat R1/rounds.log)"
+[ "$(awk -F '\t' 'NR > 1 { print $1 $2 }' R1/samples.tsv | sort | tr '\n' ' ')" = \
+	'1A 1B 2A 2B 3A 3B 4A 4B 5A 5B ' ] || fail "round 1 cut, samples.tsv: $(cat R1/samples.tsv)"
+
+# Killed as round 3 starts (its fifth run).
+echo 0 > count
+echo 5 > killat
 "$ab" "$@" -o O > out 2> err &
 echo $! > abpid
 set +e
