@@ -107,6 +107,11 @@ static void usage(FILE *f)
 		"                             BENCHMARK ROUND, results in DIR/SIDE/results\n"
 		"      --replace              -o names an earlier run's directory: remove\n"
 		"                             what it holds first (not with --suite)\n"
+		"      --resume               go on with the run in -o that was cut short,\n"
+		"                             from the round after its last complete one;\n"
+		"                             the same sides and options, or status 2 (the\n"
+		"                             budget counts from now; a finished run's\n"
+		"                             verdict is shown again; not with --suite)\n"
 		"      --check                check the options (and a duet's CPUs), run\n"
 		"                             nothing, and exit\n"
 		"  -q, --quiet                no progress on stderr\n"
@@ -432,6 +437,7 @@ static struct {
 	char *rout;
 	struct ti_drive d;
 	char *cmd_text[2], **cmd_words[2], **cmd_argv[2], *cmd_file[2], *label;
+	char *desc;		/* the run's description (run.conf) */
 	bool metric_given;	/* -C --metric or -m */
 } own;
 
@@ -461,6 +467,7 @@ static void own_free(void)
 		free(own.cmd_file[k]);
 	}
 	free(own.label);
+	free(own.desc);
 }
 
 /* What the command line says, for main's steps. */
@@ -477,7 +484,7 @@ struct cli {
 	size_t nlit_args;
 	const char *cmd[2], *name[2];	/* --cmd A --cmd B, --name for each */
 	size_t ncmd, nname;
-	bool no_shell, no_identity, replace;
+	bool no_shell, no_identity, replace, resume;
 	bool compile, per_unit;	/* --compile BUILD_A BUILD_B, --per-unit */
 	bool count;		/* --count valgrind */
 	double count_under;	/* --count-under SECONDS, 0: not given */
@@ -518,7 +525,7 @@ static int parse(int argc, char **argv, struct cli *cl)
 #define VALUE() (val ? val : i + 1 < argc ? argv[++i] : (die("%s: needs an argument", name), ""))
 		if (val && (IS("-h") || IS("--help") || IS("--version") || IS("-q") || IS("--quiet") ||
 			    IS("--check") || IS("-N") || IS("--no-shell") || IS("--no-identity") ||
-			    IS("--replace") || IS("--compile") || IS("--per-unit")))
+			    IS("--replace") || IS("--resume") || IS("--compile") || IS("--per-unit")))
 			die("%s: takes no argument", name);
 		if (cl->npos > 0 && !cl->suite)
 			die("'%s': lit arguments come after '--'", a);
@@ -612,6 +619,8 @@ static int parse(int argc, char **argv, struct cli *cl)
 			cl->no_identity = true;
 		} else if (IS("--replace")) {
 			cl->replace = true;
+		} else if (IS("--resume")) {
+			cl->resume = true;
 		} else if (IS("--compile")) {
 			cl->compile = true;
 		} else if (IS("--per-unit")) {
@@ -632,7 +641,7 @@ static int parse(int argc, char **argv, struct cli *cl)
 				"--budget", "--check", "--cmd", "--compare", "--compare-option",
 				"--compile", "--count", "--count-under", "--cpu", "--help", "--per-unit", "--lit", "--look-every", "--max-samples", "--min-samples",
 				"--name", "--no-identity", "--no-shell", "--order", "--output",
-				"--quiet", "--replace", "--samples", "--schedule", "--seed", "--suite",
+				"--quiet", "--replace", "--resume", "--samples", "--schedule", "--seed", "--suite",
 				"--version" };
 			const char *near = ti_suggest(name, own_options,
 						      sizeof own_options / sizeof own_options[0]);
@@ -649,6 +658,11 @@ static int parse(int argc, char **argv, struct cli *cl)
 		die("--cmd and --suite: one or the other");
 	if (cl->replace && cl->suite)
 		die("--replace: not with --suite (make ab clears its O itself)");
+	if (cl->resume && cl->suite)
+		die("--resume: not with --suite (make ab clears its O itself)");
+	if (cl->resume && cl->replace)
+		die("--resume and --replace: one or the other (go on with the run in -o, or "
+		    "remove it)");
 	if (cl->compile && (cl->suite || cl->ncmd))
 		die("--compile: not with %s", cl->suite ? "--suite" : "--cmd");
 	if (cl->per_unit && !cl->compile)
@@ -840,11 +854,16 @@ static void describe_out(const char *out, char *what, size_t len)
 		snprintf(what, len, "exists and is not a directory");
 }
 
+/* Whether remove_entry keeps the run's description (a resumed run that
+ * starts again at round 1). */
+static bool keep_desc;
+
 static int remove_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
 	(void)flag;
-	if (ftw->level == 0 || strcmp(p + ftw->base, TI_DRIVE_LOCK) == 0)
+	if (ftw->level == 0 || strcmp(p + ftw->base, TI_DRIVE_LOCK) == 0 ||
+	    (keep_desc && ftw->level == 1 && strcmp(p + ftw->base, TI_DRIVE_RUN_DESC) == 0))
 		return 0;
 	return remove(p) < 0 ? errno : 0;
 }
@@ -865,18 +884,153 @@ static void replace_out(const char *out)
 		die("--replace: %s: %s", out, strerror(rc > 0 ? rc : errno));
 }
 
+/* A line of the run's description: KEY, a tab, VAL with a newline and a
+ * backslash escaped (\n, \\), so that it keeps to its line. */
+static void desc_line(struct ti_buf *b, const char *key, const char *val)
+{
+	ti_buf_printf(b, "%s\t", key);
+	for (const char *p = val; *p; p++) {
+		if (*p == '\n' || *p == '\\')
+			ti_buf_printf(b, "\\%c", *p == '\n' ? 'n' : '\\');
+		else
+			ti_buf_append(b, p, 1);
+	}
+	ti_buf_printf(b, "\n");
+}
+
+/* What makes the run the run it is, for --resume to compare: the mode,
+ * the sides (a test directory's or build tree's real path, a command's
+ * text and, when its file is checked for identity, that file's path,
+ * size and time), and every option that changes the rounds or the
+ * verdict.  Not the budget (a resumed run's counts from its own start),
+ * --cpu, -q, --compare.  Malloc'd. */
+static char *describe(const struct cli *cl)
+{
+	struct ti_buf b = { 0 };
+	char key[64], v[PATH_MAX + 96];
+
+	desc_line(&b, "mode", cl->ncmd ? "cmd" : cl->compile ? "compile" : "lit");
+	for (int k = 0; k < 2; k++) {
+		struct stat st;
+		if (cl->ncmd) {
+			snprintf(key, sizeof key, "command %c", "AB"[k]);
+			desc_line(&b, key, cl->cmd[k]);
+			if (cl->nname) {
+				snprintf(key, sizeof key, "name %c", "AB"[k]);
+				desc_line(&b, key, cl->name[k]);
+			}
+			if (cl->c.cmd_file[k] && stat(cl->c.cmd_file[k], &st) == 0) {
+				snprintf(key, sizeof key, "file of command %c", "AB"[k]);
+				snprintf(v, sizeof v, "%s, %lld bytes, modified %lld", cl->c.cmd_file[k],
+					 (long long)st.st_size, (long long)st.st_mtime);
+				desc_line(&b, key, v);
+			}
+			continue;
+		}
+		char *rp = realpath(cl->pos[k], NULL);
+		snprintf(key, sizeof key, "side %c", "AB"[k]);
+		desc_line(&b, key, rp ? rp : cl->pos[k]);
+		free(rp);
+		snprintf(v, sizeof v, "%s/compile_commands.json", cl->pos[k]);
+		if (cl->compile && stat(v, &st) == 0) {
+			snprintf(key, sizeof key, "compile_commands.json of %c", "AB"[k]);
+			snprintf(v, sizeof v, "%lld bytes, modified %lld", (long long)st.st_size,
+				 (long long)st.st_mtime);
+			desc_line(&b, key, v);
+		}
+	}
+	if (cl->ncmd) {
+		desc_line(&b, "--no-shell", cl->no_shell ? "yes" : "no");
+		desc_line(&b, "--no-identity", cl->no_identity ? "yes" : "no");
+	}
+	if (cl->compile)
+		desc_line(&b, "--per-unit", cl->per_unit ? "yes" : "no");
+	if (!cl->ncmd && !cl->compile) {
+		desc_line(&b, "--lit", cl->lit);
+		for (size_t k = 0; k < cl->nlit_args; k++)
+			desc_line(&b, "lit argument", cl->lit_args[k]);
+	}
+	snprintf(v, sizeof v, "%u", cl->c.samples);
+	desc_line(&b, "--samples", cl->c.fixed ? v : "auto");
+	snprintf(v, sizeof v, "%u", cl->c.min);
+	desc_line(&b, "--min-samples", cl->c.min ? v : "auto");
+	snprintf(v, sizeof v, "%u", cl->c.max);
+	desc_line(&b, "--max-samples", cl->c.max_auto ? "auto" : v);
+	snprintf(v, sizeof v, "%u", cl->c.step);
+	desc_line(&b, "--look-every", v);
+	desc_line(&b, "--order", cl->c.order == TI_DRIVE_RANDOM ? "random" : "alternate");
+	snprintf(v, sizeof v, "%llu", (unsigned long long)cl->c.seed);
+	desc_line(&b, "--seed", v);
+	desc_line(&b, "--schedule", cl->c.schedule == TI_DRIVE_DUET ? "duet" : "sequential");
+	for (size_t k = 0; k < own.ncopts; k++)
+		desc_line(&b, "-C", own.copts[k]);
+	if (b.failed)
+		die("%s", strerror(ENOMEM));
+	return b.data;
+}
+
+/* --resume of the run in OUT that DESC describes: the same run, or one
+ * line naming what differs, status 2, nothing changed. */
+static void resume_check(const char *out, const char *desc)
+{
+	char err[1200], what[512];
+	int rc = ti_drive_run_desc_check(out, desc, err, sizeof err);
+
+	if (rc == -EINVAL)
+		die("--resume: %s: not resumed (the same command line, or --replace to start "
+		    "again)", err);
+	if (rc == -ENOENT) {
+		describe_out(out, what, sizeof what);
+		die("--resume: %s %s, but no %s says what run it is: nothing to resume", out, what,
+		    TI_DRIVE_RUN_DESC);
+	}
+	if (rc < 0)
+		die("--resume: %s", err);
+}
+
+/* --resume of a run whose verdict is out (status ST): that verdict again,
+ * from its files, and its status; nothing runs. */
+__attribute__((noreturn))
+static void resume_finished(const char *out, int st)
+{
+	static const char *const files[] = { "verdict.txt", "rounds.txt" };
+
+	fprintf(stderr, "%s: --resume: the run in %s is finished; its verdict (verdict.txt, "
+		"rounds.txt):\n", prog, out);
+	for (int k = 0; k < 2; k++) {
+		char p[PATH_MAX], buf[8192];
+		size_t n;
+		snprintf(p, sizeof p, "%s/%s", out, files[k]);
+		FILE *f = fopen(p, "r");
+		while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
+			fwrite(buf, 1, n, stdout);
+		if (f)
+			fclose(f);
+	}
+	char *rp = realpath(out, NULL);
+	printf("results: %s\n", rp ? rp : out);
+	free(rp);
+	exit(fflush(stdout) != 0 ? EXIT_ERROR : st);
+}
+
 /* The output directory of a lit or --cmd run: it must not exist or be
- * empty, or with --replace hold an earlier run.  0 to go on, 1 when
- * --check is done. */
+ * empty, or with --replace hold an earlier run, or with --resume the
+ * same run (when it does not exist or is empty, the run starts afresh).
+ * 0 to go on, 1 when --check is done. */
 static int prepare_out(struct cli *cl)
 {
 	struct stat st;
 	char what[512];
+	bool resuming = false;
 
 	if (!cl->out)
 		cl->out = "timeit-ab.out";
 	bool there = stat(cl->out, &st) == 0;
-	if (there && !(S_ISDIR(st.st_mode) && dir_empty(cl->out))) {
+	char *desc = own.desc = describe(cl);
+	if (there && cl->resume && S_ISDIR(st.st_mode) && !dir_empty(cl->out)) {
+		resume_check(cl->out, desc);
+		resuming = true;
+	} else if (there && !(S_ISDIR(st.st_mode) && dir_empty(cl->out))) {
 		describe_out(cl->out, what, sizeof what);
 		if (!cl->replace || !S_ISDIR(st.st_mode) || strstr(what, "no run of"))
 			die("%s: %s: give another --output, e.g. -o %s.2%s", cl->out, what, cl->out,
@@ -893,11 +1047,29 @@ static int prepare_out(struct cli *cl)
 	/* Checked again once locked: a run that started with this one may
 	 * have locked it, written and ended meanwhile. */
 	lock_out(cl->out, false);
+	if (resuming) {
+		char p[PATH_MAX];
+		int rc;
+		/* Checked again once locked: the run may have ended meanwhile. */
+		resume_check(cl->out, desc);
+		if ((rc = ti_drive_run_finished(cl->out)) >= 0)
+			resume_finished(cl->out, rc);
+		/* Cut short in round 1: nothing to keep but what it is. */
+		snprintf(p, sizeof p, "%s/state.tsv", cl->out);
+		keep_desc = true;
+		if (access(p, F_OK) < 0 && (rc = nftw(cl->out, remove_entry, 16, FTW_DEPTH | FTW_PHYS)))
+			die("--resume: %s: %s", cl->out, strerror(rc > 0 ? rc : errno));
+		cl->c.resume = true;
+		return 0;
+	}
 	if (cl->replace && !dir_empty(cl->out))
 		replace_out(cl->out);
 	if (!dir_empty(cl->out))
 		die("%s: another run wrote into it as this one started: give another --output",
 		    cl->out);
+	int rc = ti_drive_run_desc_write(cl->out, desc);
+	if (rc < 0)
+		die("%s/%s: %s", cl->out, TI_DRIVE_RUN_DESC, strerror(-rc));
 	return 0;
 }
 
@@ -1367,7 +1539,17 @@ static int run(struct cli *cl)
 	if (!cl->pr.quiet)
 		fprintf(stderr, "%s: %u rounds, %zu test runs a side, %ld:%02ld, schedule %s\n", prog,
 			own.d.rounds, runs, (long)(own.d.wall + 0.5) / 60, (long)(own.d.wall + 0.5) % 60, sched);
-	return written(verdict(cl, sched));
+	int st = written(verdict(cl, sched));
+	/* The verdict is out: a --resume says so, and runs nothing. */
+	if (st == 0 || st == 1) {
+		int frc = ti_drive_run_finish(own.rout, st);
+		if (frc < 0) {
+			fprintf(stderr, "%s: %s/%s: %s\n", prog, own.rout, TI_DRIVE_RUN_STATUS,
+				strerror(-frc));
+			st = EXIT_ERROR;
+		}
+	}
+	return st;
 }
 
 int main(int argc, char **argv)

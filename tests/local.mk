@@ -175,6 +175,8 @@ EXTRA_DIST += tests/timeit-ab-tsv.sh
 # What a job leaves running in its process group ends with it.
 TESTS += tests/timeit-ab-leftover.sh
 EXTRA_DIST += tests/timeit-ab-leftover.sh
+TESTS += tests/timeit-ab-resume.sh
+EXTRA_DIST += tests/timeit-ab-resume.sh
 EXTRA_DIST += tests/timeit-ab.sh tests/timeit-ab-lint.sh tests/ab-live-knob.sh tests/demo-aa.sh tests/lit-ab/lit.cfg tests/lit-ab/timedtest.py tests/lit-ab/spin.c \
 	tests/lit-ab/slow.test tests/lit-ab/fast.test tests/lit-ab/same.test
 

@@ -14,7 +14,6 @@
 ab=$top_builddir/abrun/timeit-ab
 compare=$top_builddir/compare/timeit-compare
 find_lit
-suite=$top_srcdir/tests/lit-fake
 # No sleeper outlives the test, whatever it found.
 trap 'for f in "$tmp"/*/*/state/slow.pid; do
 	if [ -s "$f" ]; then kill -9 "$(cat "$f")" 2> /dev/null || :; fi; done; rm -rf "$tmp"' EXIT
@@ -22,15 +21,7 @@ trap 'for f in "$tmp"/*/*/state/slow.pid; do
 # mkbuild DIR SIDE: a lit test directory of side SIDE (tests/lit-fake)
 # with hang.test, which sleeps from its second run on, and ok.test.
 mkbuild() {
-	mkdir -p "$1/state"
-	cat > "$1/lit.site.cfg" <<EOS
-config.side = '$2'
-config.scale = 1.0
-config.state = '$1/state'
-config.test_source_root = '$1'
-config.test_exec_root = '$1'
-lit_config.load_config(config, '$suite/lit.cfg')
-EOS
+	fake_lit "$1" "$2"
 	printf 'time: 0.5\nslow: 2 1000\n' > "$1/hang.test"
 	printf 'time: 0.5\n' > "$1/ok.test"
 }

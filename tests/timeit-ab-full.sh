@@ -73,7 +73,6 @@ grep -q '^  DONE     2 rounds' out || fail "RLIMIT_FSIZE: no DONE: $(cat out err
 # lit: its wrapper plants links to /dev/full (the names in $FULL) in the
 # output directory of its -o file after every run.
 find_lit
-suite=$top_srcdir/tests/lit-fake
 cat > lit.sh <<EOS
 #!/bin/sh
 "$lit" "\$@"
@@ -90,15 +89,7 @@ exit \$st
 EOS
 chmod +x lit.sh
 mkbuild() {
-	mkdir -p "$1/state"
-	cat > "$1/lit.site.cfg" <<EOS
-config.side = '$2'
-config.scale = $3
-config.state = '$1/state'
-config.test_source_root = '$1'
-config.test_exec_root = '$1'
-lit_config.load_config(config, '$suite/lit.cfg')
-EOS
+	fake_lit "$1" "$2" "$3"
 }
 mkbuild "$tmp/a" A 1.0
 mkbuild "$tmp/b" B 2.0

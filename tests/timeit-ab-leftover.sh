@@ -65,17 +65,8 @@ fi
 
 # lit's runs (tests/lit-fake's leave: a test that leaves the shell).
 find_lit
-suite=$top_srcdir/tests/lit-fake
 for side in A B; do
-	mkdir -p "lit/$side/state"
-	cat > "lit/$side/lit.site.cfg" <<EOS
-config.side = '$side'
-config.scale = 1.0
-config.state = '$tmp/lit/$side/state'
-config.test_source_root = '$tmp/lit/$side'
-config.test_exec_root = '$tmp/lit/$side'
-lit_config.load_config(config, '$suite/lit.cfg')
-EOS
+	fake_lit "$tmp/lit/$side" "$side"
 	printf 'time: 0.5\nleave: %s-%s\n' "$mark" "$side" > "lit/$side/t.test"
 done
 for sched in sequential ${duet:+duet}; do

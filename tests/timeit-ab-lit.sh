@@ -14,20 +14,11 @@
 ab=$top_builddir/abrun/timeit-ab
 compare=$top_builddir/compare/timeit-compare
 find_lit
-suite=$top_srcdir/tests/lit-fake
 
 # mkbuild DIR SIDE SCALE: a lit test directory of side SIDE, its times
 # SCALE times A's; the tests are added by the caller.
 mkbuild() {
-	mkdir -p "$1/state"
-	cat > "$1/lit.site.cfg" <<EOS
-config.side = '$2'
-config.scale = $3
-config.state = '$1/state'
-config.test_source_root = '$1'
-config.test_exec_root = '$1'
-lit_config.load_config(config, '$suite/lit.cfg')
-EOS
+	fake_lit "$1" "$2" "$3"
 }
 # put NAME TEXT DIR...: the test NAME, its lines TEXT, in each DIR.
 put() {

@@ -11,19 +11,10 @@
 ab=$top_builddir/abrun/timeit-ab
 compare=$top_builddir/compare/timeit-compare
 find_lit
-suite=$top_srcdir/tests/lit-fake
 
 # mkbuild DIR SIDE: a lit test directory of side SIDE (tests/lit-fake).
 mkbuild() {
-	mkdir -p "$1/state"
-	cat > "$1/lit.site.cfg" <<EOS
-config.side = '$2'
-config.scale = 1.0
-config.state = '$1/state'
-config.test_source_root = '$1'
-config.test_exec_root = '$1'
-lit_config.load_config(config, '$suite/lit.cfg')
-EOS
+	fake_lit "$1" "$2"
 }
 mkbuild "$tmp/a" A
 mkbuild "$tmp/b" B

@@ -51,17 +51,8 @@ awk -F '\t' '{ printf "%-24s %6s  %s\n", $1, $2, $3 }' S/ab-stop.tsv > table
 grep -q '^t\\tab  *2  fixed$' table || fail "the rounds table: $(cat table)"
 
 find_lit
-suite=$top_srcdir/tests/lit-fake
 mkbuild() {
-	mkdir -p "$1/state"
-	cat > "$1/lit.site.cfg" <<EOS
-config.side = '$2'
-config.scale = $3
-config.state = '$1/state'
-config.test_source_root = '$1'
-config.test_exec_root = '$1'
-lit_config.load_config(config, '$suite/lit.cfg')
-EOS
+	fake_lit "$1" "$2" "$3"
 }
 mkbuild "$tmp/a" A 1.0
 mkbuild "$tmp/b" B 1.0

@@ -75,7 +75,8 @@ static int cmd_start(struct ti_drive *d)
 			char *to = link ? ti_drive_fmt("%s/%s", link, d->t[0].name) : NULL;
 			if ((rc = make_dir(d, link ? ti_drive_strdup(link) : NULL)) == 0 && !to)
 				rc = ti_drive_fail(d, -ENOMEM, "%s", strerror(ENOMEM));
-			if (rc == 0 && symlink(d->c.cmd_file[side], to) < 0)
+			/* A resumed run's link is there: its file was checked. */
+			if (rc == 0 && symlink(d->c.cmd_file[side], to) < 0 && errno != EEXIST)
 				rc = ti_drive_fail(d, -errno, "%s: %s", to, strerror(errno));
 			free(link);
 			free(to);
@@ -164,25 +165,6 @@ static int cmd_after(struct ti_drive *d, struct ti_drive_round *rd)
 	return 0;
 }
 
-static int cmd_load(struct ti_drive *d, int side, unsigned r, struct ti_ab_set *set)
-{
-	char *dir = side_path(d, side, "results", NULL, 0, NULL);
-	char *bin = side_path(d, side, "bin", NULL, 0, NULL);
-	int rc;
-
-	(void)r;
-	if (!dir || !bin) {
-		free(dir);
-		free(bin);
-		memset(set, 0, sizeof *set);
-		return ti_drive_fail(d, -ENOMEM, "%s", strerror(ENOMEM));
-	}
-	rc = ti_drive_read_dir(d, dir, bin, set);
-	free(dir);
-	free(bin);
-	return rc;
-}
-
 static const char *cmd_where(const struct ti_drive *d, int side)
 {
 	char *const *where = d->state;
@@ -208,6 +190,6 @@ const struct ti_drive_runner ti_drive_cmd_runner = {
 	.jobs = cmd_jobs,
 	.undo = cmd_undo,
 	.after = cmd_after,
-	.load = cmd_load, .where = cmd_where,
+	.load = ti_drive_load_side, .where = cmd_where,
 	.end = cmd_end,
 };

@@ -221,12 +221,15 @@ static void write_stop(struct ti_drive *d)
 		ti_drive_write_failed(d, "stop.tsv", rc);
 }
 
-/* Open the run's logs, rounds.log and samples.tsv (its header written):
- * 0, or -errno when either cannot be opened (before any round). */
+/* Open the run's logs, rounds.log and samples.tsv (its header written),
+ * or those of a resumed run cut back to its finished rounds to append
+ * to: 0, or -errno when either cannot be opened (before any round). */
 static int open_logs(struct ti_drive *d)
 {
 	static const char head[] = "round\tside\ttest\tschedule\tcpus\tstart\twall\tstatus\n";
 
+	if (d->rounds > 0)
+		return ti_drive_logs_resume(d);
 	if (!(d->rounds_f = ti_drive_file(d, "rounds.log")))
 		return d->write_rc;
 	if (!(d->samples_f = ti_drive_file(d, "samples.tsv"))) {
@@ -396,7 +399,7 @@ static int rounds_run(struct ti_drive *d, struct plan *p)
 {
 	int rc = 0;
 
-	for (unsigned r = 1; rc == 0 && !d->stop_signal && r <= p->rounds; r++) {
+	for (unsigned r = d->rounds + 1; rc == 0 && !d->stop_signal && r <= p->rounds; r++) {
 		size_t na = r == 1 && d->n == 0 ? 0 : ti_drive_active(d);
 
 		if (r > 1 && na == 0)
@@ -412,13 +415,48 @@ static int rounds_run(struct ti_drive *d, struct plan *p)
 		d->rounds = r;
 		p->last_n = r == 1 ? d->n : na;
 		p->runs += p->last_n;
-		if ((rc = round_results(d, r, p->rounds)) < 0 ||
-		    run_ends(d, r, p->rounds, p->last, p->last_n, p->start))
+		if ((rc = round_results(d, r, p->rounds)) < 0)
 			break;
-		if (r == 1)
+		bool ends = run_ends(d, r, p->rounds, p->last, p->last_n, p->start);
+		if (!ends && r == 1)
 			p->rounds = budget_rounds(d, p->rounds, p->last, p->last_n, p->start);
+		/* Round R is complete: a resumed run goes on after it. */
+		ti_drive_state_write(d, p->rounds, p->last, p->last_n);
+		if (ends)
+			break;
 	}
 	return rc;
+}
+
+/* A resumed run, after its start: round K + 1 (K finished), which the
+ * stop cut short, undone by the runner (the jobs it would make for the
+ * tests in play then, its files removed, none logged); whether the run
+ * ends with the rounds it has, else the progress line. */
+static bool resume_rounds(struct ti_drive *d, struct plan *p)
+{
+	unsigned k = d->rounds;
+	struct ti_drive_round rd = { .r = k + 1, .first = a_first(d, k + 1) ? 0 : 1,
+				     .na = ti_drive_active(d) };
+	FILE *f = d->rounds_f;
+
+	if (k >= TI_DRIVE_ROUNDS_MAX)
+		return run_ends(d, k, p->rounds, p->last, p->last_n, p->start);
+	d->rounds_f = NULL;
+	if (d->runner->undo && d->runner->jobs(d, &rd) == 0)
+		for (size_t j = 0; j < rd.n; j++)
+			if (rd.jobs[j].argv)
+				d->runner->undo(d, &rd.jobs[j]);
+	d->rounds_f = f;
+	d->err[0] = '\0';
+	for (size_t j = 0; j < rd.n && rd.jobs; j++)
+		ti_drive_job_free(&rd.jobs[j]);
+	free(rd.jobs);
+	ti_drive_units_free(&rd.u);
+	if (run_ends(d, k, p->rounds, p->last, p->last_n, p->start))
+		return true;
+	ti_drive_progress(d, "resuming at round %u: %u finished round%s kept, %zu %s", k + 1, k,
+			  k == 1 ? "" : "s", ti_drive_active(d), d->runner->left);
+	return false;
 }
 
 /* The end of a run: the stop signals restored, the logs closed, the stop
@@ -457,12 +495,16 @@ int ti_drive_rounds(struct ti_drive *d, const struct ti_drive_config *c,
 	for (size_t i = 0; i < n; i++)
 		if ((rc = ti_drive_test_add(d, names[i], names[i])) < 0)
 			return ti_drive_fail(d, rc, "%s", strerror(ENOMEM));
-	if ((runner->open && (rc = runner->open(d)) < 0) || (rc = open_logs(d)) < 0)
+	if (runner->open && (rc = runner->open(d)) < 0)
+		return rc;
+	if (c->resume && (rc = ti_drive_state_read(d, &p.rounds, &p.last, &p.last_n)) < 0)
+		return rc;
+	if ((rc = open_logs(d)) < 0)
 		return rc;
 	ti_drive_child_signals(true);
 	if (runner->start)
 		rc = runner->start(d);
-	if (rc == 0)
+	if (rc == 0 && !(d->rounds > 0 && resume_rounds(d, &p)))
 		rc = rounds_run(d, &p);
 	return finish(d, rc, p.start);
 }

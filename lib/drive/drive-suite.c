@@ -125,26 +125,6 @@ static int suite_after(struct ti_drive *d, struct ti_drive_round *rd)
 	return 0;
 }
 
-/* Every round's results: its results directory and its binaries. */
-static int suite_load(struct ti_drive *d, int side, unsigned r, struct ti_ab_set *set)
-{
-	char *dir = ti_drive_fmt("%s/%c/results", d->c.out, side_name[side]);
-	char *bin = ti_drive_fmt("%s/%c/bin", d->c.out, side_name[side]);
-	int rc;
-
-	(void)r;
-	if (!dir || !bin) {
-		free(dir);
-		free(bin);
-		memset(set, 0, sizeof *set);
-		return ti_drive_fail(d, -ENOMEM, "%s", strerror(ENOMEM));
-	}
-	rc = ti_drive_read_dir(d, dir, bin, set);
-	free(dir);
-	free(bin);
-	return rc;
-}
-
 static const char *suite_where(const struct ti_drive *d, int side)
 {
 	return d->c.side_dir[side] ? d->c.side_dir[side] : "the suite";
@@ -157,5 +137,5 @@ const struct ti_drive_runner ti_drive_suite_runner = {
 	.jobs = suite_jobs,
 	.undo = suite_undo,
 	.after = suite_after,
-	.load = suite_load, .where = suite_where,
+	.load = ti_drive_load_side, .where = suite_where,
 };

@@ -339,3 +339,22 @@ int ti_drive_loaded(struct ti_drive *d, int rc, const struct ti_ab_error *err,
 	ti_ab_sort(set);
 	return 0;
 }
+
+int ti_drive_load_side(struct ti_drive *d, int side, unsigned r, struct ti_ab_set *set)
+{
+	char *dir = ti_drive_fmt("%s/%c/results", d->c.out, side ? 'B' : 'A');
+	char *bin = ti_drive_fmt("%s/%c/bin", d->c.out, side ? 'B' : 'A');
+	int rc;
+
+	(void)r;
+	if (!dir || !bin) {
+		free(dir);
+		free(bin);
+		memset(set, 0, sizeof *set);
+		return ti_drive_fail(d, -ENOMEM, "%s", strerror(ENOMEM));
+	}
+	rc = ti_drive_read_dir(d, dir, bin, set);
+	free(dir);
+	free(bin);
+	return rc;
+}

@@ -74,9 +74,29 @@ const char *ti_drive_metric(const struct ti_drive *d);
  * SET sorted. */
 int ti_drive_read_dir(struct ti_drive *d, const char *dir, const char *bin,
 		      struct ti_ab_set *set);
+/* A keyed runner's load (drive-runner.h): every round's summaries of
+ * side SIDE, OUT/SIDE/results, with the identities of OUT/SIDE/bin, into
+ * SET sorted (R unused: a round's own are found by their keys). */
+int ti_drive_load_side(struct ti_drive *d, int side, unsigned r, struct ti_ab_set *set);
 /* Finish a reading of results into SET: RC of the readers made D's
  * message (ERR says where, unless it is -ENOMEM), or SET sorted. */
 int ti_drive_loaded(struct ti_drive *d, int rc, const struct ti_ab_error *err,
 		    struct ti_ab_set *set);
+
+/* The state of the rounds so far, OUT/PREFIXstate.tsv (drive-resume.c),
+ * written again atomically after each round that ended: D's finished
+ * rounds, the plan (ROUNDS at most, D's looks and first look), the cost
+ * of the last round (LAST seconds for LAST_N tests), the units and every
+ * test with its rounds and a stop that a resumed run keeps (decided, same
+ * binary, missing, failed; the others are written as in play).  A
+ * failure is noted (ti_drive_write_failed) and returned. */
+int ti_drive_state_write(struct ti_drive *d, unsigned rounds, double last, size_t last_n);
+/* Read it back into D (its tests found by name or added) and the plan:
+ * 0 (D->rounds 0 when there is none: nothing to resume), or -errno with
+ * D's message. */
+int ti_drive_state_read(struct ti_drive *d, unsigned *rounds, double *last, size_t *last_n);
+/* Cut rounds.log and samples.tsv back to D's finished rounds and open
+ * them to append: 0 or -errno with D's message. */
+int ti_drive_logs_resume(struct ti_drive *d);
 
 #endif

@@ -95,6 +95,9 @@ struct ti_drive_config {
 	const struct ti_cpuset *cpus;
 	size_t ncpus;
 	struct ti_ab_config ab;	/* the looks (looks is set by the driver) */
+	bool resume;		/* go on from the last round in OUT's state.tsv (none:
+				 * from round 1), its tests' stops and plan restored, a
+				 * round after it undone; the budget counts from now */
 	void (*progress)(void *arg, const char *line);
 	void *progress_arg;
 };
@@ -215,6 +218,23 @@ void ti_drive_free(struct ti_drive *d);
  * other process holds it, and let it go.  Returns 0, or -EBUSY with ERR
  * naming the holder's pid, or -errno with ERR set. */
 int ti_drive_lock(const char *dir, bool try, char *err, size_t len);
+
+/* What makes a run the run it is, and whether it ended (drive-resume.c):
+ * OUT/run.conf holds the caller's description of it (lines "KEY\tVALUE":
+ * the mode, the sides, the options that change the rounds or the
+ * verdict), written atomically before round 1; OUT/status the verdict's
+ * exit status (0 or 1), written atomically once the verdict is out.
+ * ti_drive_run_desc_write and ti_drive_run_finish return 0 or -errno;
+ * ti_drive_run_desc_check compares DESC with the stored one: 0 alike,
+ * -EINVAL with ERR (LEN bytes) naming the first line that differs, or
+ * -errno (-ENOENT: none stored) with ERR set; ti_drive_run_finished
+ * returns the stored status, or -1 when the run has none. */
+#define TI_DRIVE_RUN_DESC "run.conf"
+#define TI_DRIVE_RUN_STATUS "status"
+int ti_drive_run_desc_write(const char *out, const char *desc);
+int ti_drive_run_desc_check(const char *out, const char *desc, char *err, size_t len);
+int ti_drive_run_finished(const char *out);
+int ti_drive_run_finish(const char *out, int status);
 
 /* Lit's --filter for exactly the lit tests UNITS (N): each full name
  * escaped as a Python regular expression, case-sensitive.  Into *OUT

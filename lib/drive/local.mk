@@ -13,5 +13,6 @@ lib_drive_libdrive_a_SOURCES = lib/drive/drive.h lib/drive/drive.c \
 	lib/drive/drive-cmd.c \
 	lib/drive/drive-compile.c lib/drive/compdb.h lib/drive/compdb.c \
 	lib/drive/drive-child.h lib/drive/drive-child.c \
-	lib/drive/drive-util.h lib/drive/drive-util.c
+	lib/drive/drive-util.h lib/drive/drive-util.c \
+	lib/drive/drive-resume.c
 DRIVE_LIBS = lib/drive/libdrive.a $(AB_LIBS)
