@@ -127,7 +127,7 @@ find_lit
 # mkbuild DIR SIDE: a lit test directory of side SIDE.
 mkbuild() {
 	fake_lit "$1" "$2"
-	# y twice as slow on B: decided at the first look (round 2); x a
+	# y twice as slow on B: decided at the first look (round 2, --min-samples 2); x a
 	# change at the gate, in play to the last round; z identical.
 	printf 'time: 0.5\n' > "$1/x.test"
 	printf 'time: %s\n' "$([ "$2" = A ] && echo 0.5 || echo 1.0)" > "$1/y.test"
@@ -140,7 +140,7 @@ for d in cut whole; do
 done
 # The cut run's A: x sleeps from its third run on (round 3).
 printf 'time: 0.5\nslow: 3 30\n' > "$tmp/cut/a/x.test"
-set -- --schedule sequential --max-samples 5 --lit "$lit" --compare "$compare" -C --no-color
+set -- --schedule sequential --min-samples 2 --max-samples 5 --lit "$lit" --compare "$compare" -C --no-color
 expect_status 1 "$ab" "$@" -o whole/o "$tmp/whole/a" "$tmp/whole/b" > whole.out 2> whole.err ||
 	fail "the uncut lit run: $(cat whole.out whole.err)"
 grep -Eq '^y +2  decided$' whole.out && grep -Eq '^x +5  ' whole.out ||
