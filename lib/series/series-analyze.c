@@ -302,13 +302,13 @@ static int analyze_all(const struct ti_series_history *h, const struct ti_series
 }
 
 /* CUT, the change points of the history before the window, has one of
- * the same direction within a run of CH. */
-static bool known(const struct ti_series_row *cut, const struct ti_series_change *ch)
+ * the same direction within TOL runs of CH. */
+static bool known(const struct ti_series_row *cut, const struct ti_series_change *ch, size_t tol)
 {
 	for (size_t j = 0; cut && j < cut->nch; j++) {
 		const struct ti_series_change *o = &cut->ch[j];
 		size_t d = o->index > ch->index ? o->index - ch->index : ch->index - o->index;
-		if (d <= 1 && (o->change > 0) == (ch->change > 0))
+		if (d <= tol && (o->change > 0) == (ch->change > 0))
 			return true;
 	}
 	return false;
@@ -338,6 +338,12 @@ static void cut_history(const struct ti_series_history *h, size_t since,
  * they are bounded; a change found, lost for this many nights and found
  * again is new again. */
 #define REPLAY_NIGHTS 32
+
+/* A change of the same direction this many runs from one an earlier
+ * night had is that change, placed again on more nights (bench/series-sim
+ * ... replay: within 1 run, a step at CV 2 % set exit 1 on two nights in
+ * about 1 history of 100). */
+#define REPLAY_TOL 3
 
 /* The machine factors of the first LEN runs of H, as a history alone,
  * into a new array *F. */
@@ -382,7 +388,7 @@ static int seen_before(const struct ti_series_history *h, const struct ti_series
 		if (c->machine_factor && !*f && (rc = prefix_factor(h, len, f)) < 0)
 			return rc;
 		rc = analyze_bench(&row, &b, c, c->machine_factor ? *f : NULL);
-		*seen = rc == 0 && known(&row, ch);
+		*seen = rc == 0 && known(&row, ch, REPLAY_TOL);
 		free(row.ch);
 		if (rc < 0)
 			return rc;
@@ -420,7 +426,7 @@ int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_
 		for (size_t j = 0; j < row->nch; j++) {
 			struct ti_series_change *ch = &row->ch[j];
 			ch->confirmed = ch->in_window ||
-					!known(has_cut ? &before.rows[i] : NULL, ch);
+					!known(has_cut ? &before.rows[i] : NULL, ch, 1);
 			/* Nor one of the nights before the cut, back to the
 			 * change's start: a change at the edge of significance
 			 * is found, lost and found again, and is new once. */
