@@ -340,9 +340,9 @@ static void cut_history(const struct ti_series_history *h, size_t since,
 #define REPLAY_NIGHTS 32
 
 /* A change of the same direction this many runs from one an earlier
- * night had is that change, placed again on more nights (bench/series-sim
- * ... replay: within 1 run, a step at CV 2 % set exit 1 on two nights in
- * about 1 history of 100). */
+ * night had (the cut's, or a night's before it) is that change, placed
+ * again on more nights (bench/series-sim ... replay: within 1 run, a step
+ * at CV 2 % set exit 1 on two nights in about 1 history of 100). */
 #define REPLAY_TOL 3
 
 /* The machine factors of the first LEN runs of H, as a history alone,
@@ -426,7 +426,7 @@ int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_
 		for (size_t j = 0; j < row->nch; j++) {
 			struct ti_series_change *ch = &row->ch[j];
 			ch->confirmed = ch->in_window ||
-					!known(has_cut ? &before.rows[i] : NULL, ch, 1);
+					!known(has_cut ? &before.rows[i] : NULL, ch, REPLAY_TOL);
 			/* Nor one of the nights before the cut, back to the
 			 * change's start: a change at the edge of significance
 			 * is found, lost and found again, and is new once. */
