@@ -35,9 +35,10 @@
  * With "shapes" after SAMPLES, histories of several changes instead: a
  * step reverted after 3, 8 or 10 nights, two steps (run_shapes); with
  * "last", the last night's test: its false alarms and how much sooner it
- * speaks (run_last).
+ * speaks (run_last); with "replay", timeit-series --since 1 night after
+ * night: how many nights each regression sets exit 1 (run_replay).
  *
- * usage: series-sim [HISTORIES [SEED [NIGHTS [SAMPLES [shapes|last [ALPHA]]]]]]
+ * usage: series-sim [HISTORIES [SEED [NIGHTS [SAMPLES [shapes|last [ALPHA]|replay]]]]]
  * (default 200 histories a cell, seed 1, 30 nights of 3 samples). */
 #include "config.h"
 
@@ -637,6 +638,95 @@ static void run_last(size_t hists, uint64_t seed, size_t nights, size_t samples,
 	}
 }
 
+/* The nightly replay (series-sim ... replay): timeit-series --since 1
+ * (ti_series_analyze) on each night's history so far, from the 8th
+ * night, as a nightly job runs it.  Per model and step: the histories
+ * whose step set exit 1 (a confirmed regression within +-1 night of it,
+ * as the step is found in the other tables), the share of those where it did so on exactly one night, the
+ * most nights one did, the median nights from the step to its first exit
+ * 1, and the other exits 1 (false) per 1000 benchmark-nights. */
+static void run_replay(size_t hists, uint64_t seed, size_t nights, size_t samples,
+		       const struct ti_series_config *c0)
+{
+	static struct hist h;
+	static const double up[] = { 0, 0.02, 0.03, 0.05, 0.10 };
+	struct ti_series_point pts[MAXN];
+	struct ti_series_bench b = { .name = "b", .p = pts };
+	struct ti_series_history hist = { .b = &b, .nb = 1 };
+
+	printf("## The nightly replay: %zu histories a cell, %zu nights of %zu samples, seed "
+	       "%llu\n\n", hists, nights, samples, (unsigned long long)seed);
+	printf("Per cell: the step's regression set exit 1 %% of histories / of those, on "
+	       "exactly one night %% / the most nights one did / median nights from the step "
+	       "to its first exit 1 / other exits 1 per 1000 benchmark-nights.\n\n| model |");
+	for (size_t si = 0; si < sizeof up / sizeof *up; si++)
+		printf(" %+.0f%% |", 100 * up[si]);
+	printf("\n|---|");
+	for (size_t si = 0; si < sizeof up / sizeof *up; si++)
+		printf("---|");
+	printf("\n");
+	for (size_t mi = 0; mi < NMODELS; mi++) {
+		printf("| %s |", models[mi].name);
+		for (size_t si = 0; si < sizeof up / sizeof *up; si++) {
+			size_t found = 0, once = 0, most = 0, falses = 0, bn = 0, dn = 0;
+			size_t *dl = malloc(hists * sizeof *dl);
+			if (!dl)
+				exit(2);
+			for (size_t hi = 0; hi < hists; hi++) {
+				uint64_t hs = seed * 1000003u + mi * 100003u + si * 10007u + hi;
+				size_t exits = 0, first = 0;
+				generate(&h, &models[mi], up[si], nights, samples, hs);
+				for (size_t i = 0; i < h.n; i++) {
+					pts[i] = (struct ti_series_point){ .run = (uint32_t)i,
+									   .n = (uint32_t)h.k };
+					pts[i].level = median(h.v[i], h.k);
+				}
+				for (size_t len = 8; len <= h.n; len++, bn++) {
+					struct ti_series_config c = *c0;
+					struct ti_series_result r;
+					bool mine = false, other = false;
+					b.n = hist.nruns = len;
+					c.since = len - 1;
+					if (ti_series_analyze(&hist, &c, &r) < 0)
+						exit(2);
+					for (size_t j = 0; j < r.rows[0].nch; j++) {
+						const struct ti_series_change *ch = &r.rows[0].ch[j];
+						if (!ch->confirmed || ch->change < c.min_change / 100)
+							continue;
+						if (up[si] > 0 && ch->index + 1 >= h.step_at &&
+						    ch->index <= h.step_at + 1)
+							mine = true;
+						else
+							other = true;
+					}
+					ti_series_result_free(&r);
+					falses += other;
+					if (mine && exits++ == 0)
+						first = len - h.step_at;
+				}
+				if (exits) {
+					found++;
+					once += exits == 1;
+					most = exits > most ? exits : most;
+					dl[dn++] = first;
+				}
+			}
+			if (up[si] == 0) {
+				printf(" - / - / - / - / %.2f |", 1000.0 * (double)falses / (double)bn);
+			} else {
+				qsort(dl, dn, sizeof *dl, cmp_size);
+				printf(" %.0f / %.1f / %zu / %zu / %.2f |",
+				       100.0 * (double)found / (double)hists,
+				       found ? 100.0 * (double)once / (double)found : 0, most,
+				       dn ? dl[dn / 2] : 0, 1000.0 * (double)falses / (double)bn);
+			}
+			free(dl);
+			fflush(stdout);
+		}
+		printf("\n");
+	}
+}
+
 /* Score the points CP of H against every change of it (TRUTH): a point
  * within +-1 night of one not yet matched matches it, the rest are
  * false.  Returns whether the first change (the step, or the bump's
@@ -761,13 +851,17 @@ int main(int argc, char **argv)
 
 	if (hists < 1 || nights < 8 || nights > MAXN || samples < 1 || samples > MAXK) {
 		fprintf(stderr, "usage: series-sim [HISTORIES [SEED [NIGHTS(8-%d) [SAMPLES(1-%d) "
-			"[shapes|last]]]]]\n",
+			"[shapes|last|replay]]]]]\n",
 			MAXN, MAXK);
 		return 2;
 	}
 	ti_series_config_init(&c, nights);
 	if (argc > 5 && strcmp(argv[5], "shapes") == 0) {
 		run_shapes(hists, seed, nights, samples, &c);
+		return 0;
+	}
+	if (argc > 5 && strcmp(argv[5], "replay") == 0) {
+		run_replay(hists, seed, nights, samples, &c);
 		return 0;
 	}
 	if (argc > 5 && strcmp(argv[5], "last") == 0) {

@@ -3,7 +3,8 @@
 # timeit-series' exit status in a nightly replay: a history fed night by
 # night, --since 1, exits 1 on the one night a regression is first
 # confirmed, however many nights after its start that is, and not on the
-# nights after it.
+# nights after it: not even when, at the edge of significance, it is lost
+# and found again (+2.5 %: found on night 21, lost, found on 24 and 28).
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 SERIES=${SERIES:-$top_builddir/series/timeit-series}
@@ -52,7 +53,7 @@ replay() {
 	done
 }
 
-for step in 0.02 0.20; do
+for step in 0.02 0.025 0.20; do
 	replay "$step" > replay.txt
 	ones=$(awk '$2 == 1' replay.txt | wc -l)
 	first=$(awk '$3 > 0 { print $1; exit }' replay.txt)
@@ -65,6 +66,7 @@ for step in 0.02 0.20; do
 	case $step in
 	# The slow one needs more nights than the default window of 5.
 	0.02) [ "$first" -ge 21 ] || fail "+2 % confirmed on night $first: not slow to confirm" ;;
+	0.025) [ "$first" -eq 21 ] || fail "+2.5 % confirmed on night $first, not 21" ;;
 	0.20) [ "$first" -eq 16 ] || fail "+20 % confirmed on night $first, not 16" ;;
 	esac
 done

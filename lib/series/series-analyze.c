@@ -54,7 +54,7 @@ static int work_alloc(struct work *w, size_t n)
 {
 	n = n ? n : 1;
 	memset(w, 0, sizeof *w);
-	w->x = malloc(n * sizeof *w->x);
+	w->x = calloc(n, sizeof *w->x);	/* gcc cannot see that none is read unset */
 	w->kx = malloc(n * sizeof *w->kx);
 	w->y = malloc(n * sizeof *w->y);
 	w->p = malloc(n * sizeof *w->p);
@@ -302,13 +302,13 @@ static int analyze_all(const struct ti_series_history *h, const struct ti_series
 }
 
 /* CUT, the change points of the history before the window, has one of
- * the same direction within a run of CH. */
-static bool known(const struct ti_series_row *cut, const struct ti_series_change *ch)
+ * the same direction within TOL runs of CH. */
+static bool known(const struct ti_series_row *cut, const struct ti_series_change *ch, size_t tol)
 {
 	for (size_t j = 0; cut && j < cut->nch; j++) {
 		const struct ti_series_change *o = &cut->ch[j];
 		size_t d = o->index > ch->index ? o->index - ch->index : ch->index - o->index;
-		if (d <= 1 && (o->change > 0) == (ch->change > 0))
+		if (d <= tol && (o->change > 0) == (ch->change > 0))
 			return true;
 	}
 	return false;
@@ -333,9 +333,73 @@ static void cut_history(const struct ti_series_history *h, size_t since,
 	}
 }
 
+/* How many of the nights before the window are replayed for a change
+ * the cut does not know: each is one more analysis of its benchmark, so
+ * they are bounded; a change found, lost for this many nights and found
+ * again is new again. */
+#define REPLAY_NIGHTS 32
+
+/* A change of the same direction this many runs from one an earlier
+ * night had (the cut's, or a night's before it) is that change, placed
+ * again on more nights (bench/series-sim ... replay: within 1 run, a step
+ * at CV 2 % set exit 1 on two nights in about 1 history of 100). */
+#define REPLAY_TOL 3
+
+/* The machine factors of the first LEN runs of H, as a history alone,
+ * into a new array *F. */
+static int prefix_factor(const struct ti_series_history *h, size_t len, double **f)
+{
+	struct ti_series_history cut;
+	struct ti_series_bench *b = malloc((h->nb ? h->nb : 1) * sizeof *b);
+	size_t refs;
+	int rc = -ENOMEM;
+
+	*f = calloc(h->nruns ? h->nruns : 1, sizeof **f);
+	if (b && *f) {
+		cut_history(h, len, &cut, b);
+		rc = machine_factor(&cut, *f, &refs);
+	}
+	free(b);
+	return rc;
+}
+
+/* The prefixes of the history before the window, the longest first, back
+ * to the change's start (each a history of its first L runs): does one of
+ * them, as a night of a replay, already have CH of row I?  FACTOR caches
+ * their machine factors (c->machine_factor), one array per prefix. */
+static int seen_before(const struct ti_series_history *h, const struct ti_series_config *c,
+		       size_t i, const struct ti_series_change *ch, double **factor, bool *seen)
+{
+	size_t lo = c->since > REPLAY_NIGHTS ? c->since - REPLAY_NIGHTS : 0;
+
+	*seen = false;
+	/* A change point needs two nights on its new level. */
+	if (lo < ch->index + 2)
+		lo = ch->index + 2;
+	for (size_t len = c->since; len-- > lo && !*seen;) {
+		struct ti_series_bench b = h->b[i];
+		struct ti_series_row row;
+		double **f = &factor[c->since - 1 - len];
+		int rc;
+
+		b.n = 0;
+		while (b.n < h->b[i].n && h->b[i].p[b.n].run < len)
+			b.n++;
+		if (c->machine_factor && !*f && (rc = prefix_factor(h, len, f)) < 0)
+			return rc;
+		rc = analyze_bench(&row, &b, c, c->machine_factor ? *f : NULL);
+		*seen = rc == 0 && known(&row, ch, REPLAY_TOL);
+		free(row.ch);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_config *c,
 		      struct ti_series_result *r)
 {
+	double *factor[REPLAY_NIGHTS] = { NULL };
 	struct ti_series_result before = { 0 };
 	struct ti_series_history cut;
 	struct ti_series_bench *b = NULL;
@@ -356,12 +420,21 @@ int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_
 			return rc;
 		}
 	}
+	rc = 0;
 	for (size_t i = 0; i < r->n; i++) {
 		struct ti_series_row *row = &r->rows[i];
 		for (size_t j = 0; j < row->nch; j++) {
 			struct ti_series_change *ch = &row->ch[j];
 			ch->confirmed = ch->in_window ||
-					!known(has_cut ? &before.rows[i] : NULL, ch);
+					!known(has_cut ? &before.rows[i] : NULL, ch, REPLAY_TOL);
+			/* Nor one of the nights before the cut, back to the
+			 * change's start: a change at the edge of significance
+			 * is found, lost and found again, and is new once. */
+			bool seen = false;
+			if (ch->confirmed && !ch->in_window && has_cut &&
+			    (rc = seen_before(h, c, i, ch, factor, &seen)) < 0)
+				break;
+			ch->confirmed = ch->confirmed && !seen;
 			/* A slower binary confirmed in the window gates; the
 			 * machine's change is said, not gated on (as
 			 * timeit-compare's same binary). */
@@ -372,10 +445,16 @@ int ti_series_analyze(const struct ti_series_history *h, const struct ti_series_
 			}
 		}
 		r->regressed |= row->regressed;
+		if (rc < 0)
+			break;
 	}
 	ti_series_result_free(&before);
 	free(b);
-	return 0;
+	for (size_t i = 0; i < REPLAY_NIGHTS; i++)
+		free(factor[i]);
+	if (rc < 0)
+		ti_series_result_free(r);
+	return rc < 0 ? rc : 0;
 }
 
 void ti_series_result_free(struct ti_series_result *r)

@@ -154,8 +154,10 @@ struct ti_series_change {
 	enum ti_series_cause cause;
 	bool in_window;		/* index >= c->since */
 	bool confirmed;		/* new in the window: not a change point (of the same
-				 * direction, within a run of it) of the history cut
-				 * before the window, wherever it starts */
+				 * direction, within 3 runs of it) of the history cut
+				 * before the window, nor of those cut on the nights
+				 * before (up to 32, back to its start), wherever it
+				 * starts */
 };
 
 struct ti_series_row {
@@ -199,7 +201,10 @@ struct ti_series_result {
 /* Find the change points of every benchmark of H under C into R (free
  * with ti_series_result_free).  A change is confirmed in the window when
  * the history cut before the window (its first C->since runs, analysed
- * alike) has no change point of the same direction within a run of it:
+ * alike) has no change point of the same direction within 3 runs of it,
+ * nor has the history cut on any night before that back to the change's
+ * start (up to 32 nights; a change at the edge of significance is found,
+ * lost and found again, and is new once):
  * a regression that needs more nights than the window to reach
  * significance is new on the night it does, wherever it started.  With C->machine_factor, each level is
  * first divided by its night's machine factor: the median, over the
