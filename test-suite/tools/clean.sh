@@ -26,7 +26,8 @@ rm -f "$out/Output/build-config" "$out/Output/run-config" "$out/Output/report-en
 	"$out/Output/"*.new "$out/tools/fpcmp" "$out/tools/lnt-answer" \
 	"$out/tools/lnt-answer.h.d/config.h" "$out/report.json" "$out/report.csv" \
 	"$out/report.rows" "$out/report.json.tmp" "$out/report.csv.tmp" \
-	"$out/ab-run.sh" "$out/ab-rounds.log" "$out/ab-stop.tsv" "$out/ab-stop.tsv.tmp" "$out/ab-samples.tsv" "$out/ab-looks" \
+	"$out/ab-run.sh" "$out/ab-rounds.log" "$out/ab-stop.tsv" "$out/ab-stop.tsv.tmp" "$out/ab-state.tsv" "$out/ab-samples.tsv" \
+	"$out/ab-looks" \
 	"$out/ab-look.err" "$out/ab.txt" "$out/ab.csv" "$out/ab.svg" "$out/.timeit-ab.lock" \
 	"$out/compile_commands.json" "$out/ab-compile.txt" "$out/ab-compile.csv"
 # make ab WHAT=compile's timeit-ab output: all the suite's.
