@@ -88,9 +88,14 @@ grep -q -- '--resume and --replace' err || fail "--resume --replace: $(cat err)"
 # A copy resumed with no room for round 3 in its budget (counted from
 # the resumed run's start): the verdict over rounds 1 and 2 alone, the
 # half-written round 3 removed, not read.
+# Two pairs decide the threefold change only where the runs are steady
+# (not under a sanitizer or an emulator): 1 or 0, never an error.
 cp -R O O2
-expect_status 1 "$ab" --resume --budget 0.001 "$@" -o O2 > out 2> err ||
-	fail "resumed, no budget: $(cat out err)"
+set +e
+"$ab" --resume --budget 0.001 "$@" -o O2 > out 2> err
+st=$?
+set -e
+[ "$st" -le 1 ] || fail "resumed, no budget: status $st: $(cat out err)"
 grep -Eq '^sh +2 +2 ' out || fail "resumed, no budget, not 2 rounds a side: $(cat out)"
 [ ! -e O2/A/results/sh.3.time ] || fail "resumed, no budget: the half-written round 3 is there"
 
