@@ -66,14 +66,6 @@ static char *test_name(const struct ti_drive *d, const struct ti_compdb_unit *u)
 	return n;
 }
 
-static ssize_t test_index(const struct ti_drive *d, const char *name)
-{
-	for (size_t i = 0; i < d->n; i++)
-		if (strcmp(d->t[i].name, name) == 0)
-			return (ssize_t)i;
-	return -1;
-}
-
 /* Mark test NAME missing, WHY naming the unit and its side. */
 static int lone(struct ti_drive *d, const struct ti_compdb_unit *u, int side)
 {
@@ -83,11 +75,11 @@ static int lone(struct ti_drive *d, const struct ti_compdb_unit *u, int side)
 
 	if (!n)
 		return nomem(d);
-	if (test_index(d, n) < 0 && (rc = ti_drive_test_add(d, n, n)) < 0) {
+	if (ti_drive_test_index(d, n) < 0 && (rc = ti_drive_test_add(d, n, n)) < 0) {
 		free(n);
 		return nomem(d);
 	}
-	t = test_index(d, n);
+	t = ti_drive_test_index(d, n);
 	free(n);
 	if (d->t[t].stop != TI_DRIVE_MISSING) {
 		d->t[t].stop = TI_DRIVE_MISSING;
@@ -134,9 +126,9 @@ static int open_trees(struct ti_drive *d)
 		s->mate[i] = v ? (size_t)(v - s->db[1].u) : SIZE_MAX;
 		if (!n)
 			return nomem(d);
-		if (test_index(d, n) < 0 && ti_drive_test_add(d, n, n) < 0)
+		if (ti_drive_test_index(d, n) < 0 && ti_drive_test_add(d, n, n) < 0)
 			rc = nomem(d);
-		s->test[i] = (size_t)test_index(d, n);
+		s->test[i] = (size_t)ti_drive_test_index(d, n);
 		free(n);
 		if (rc == 0 && !v)
 			rc = lone(d, u, 0);

@@ -97,14 +97,6 @@ static size_t fields(char *line, char **f, size_t max)
 	return n;
 }
 
-static ssize_t test_index(const struct ti_drive *d, const char *name)
-{
-	for (size_t i = 0; i < d->n; i++)
-		if (strcmp(d->t[i].name, name) == 0)
-			return (ssize_t)i;
-	return -1;
-}
-
 /* One line of the state, LINE, into D and the plan. */
 static int state_line(struct ti_drive *d, char *line, unsigned *rounds, double *last,
 		      size_t *last_n)
@@ -125,7 +117,7 @@ static int state_line(struct ti_drive *d, char *line, unsigned *rounds, double *
 	} else if (strcmp(f[0], "unit") == 0 && n == 2) {
 		rc = ti_drive_units_add(&d->units, f[1]);
 	} else if (strcmp(f[0], "test") == 0 && n == 6) {
-		ssize_t i = test_index(d, f[1]);
+		ssize_t i = ti_drive_test_index(d, f[1]);
 		int s = atoi(f[4]);
 		if (i < 0 && (rc = ti_drive_test_add(d, f[1], f[2])) == 0)
 			i = (ssize_t)d->n - 1;

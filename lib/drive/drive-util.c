@@ -358,3 +358,11 @@ int ti_drive_load_side(struct ti_drive *d, int side, unsigned r, struct ti_ab_se
 	free(bin);
 	return rc;
 }
+
+ssize_t ti_drive_test_index(const struct ti_drive *d, const char *name)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (strcmp(d->t[i].name, name) == 0)
+			return (ssize_t)i;
+	return -1;
+}

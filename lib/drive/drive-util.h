@@ -69,6 +69,9 @@ void ti_drive_job_free(struct ti_drive_job *j);
 
 /* The metric the looks read: exec_time where the verdicts compare by hash. */
 const char *ti_drive_metric(const struct ti_drive *d);
+
+/* The index of the test called NAME, or -1. */
+ssize_t ti_drive_test_index(const struct ti_drive *d, const char *name);
 /* Read the timeit summaries under DIR (none yet: SET stays empty) and the
  * identities of the binaries under BIN (NULL: none), when it exists, into
  * SET sorted. */
