@@ -1493,6 +1493,9 @@ static int run(struct cli *cl)
 	cl->pr.suite = cl->suite != NULL;
 	cl->c.progress = on_progress;
 	cl->c.progress_arg = &cl->pr;
+	/* A long round (a compile round: a run a unit) says how far it is:
+	 * on a terminal each second, in a log each minute. */
+	cl->c.progress_every = cl->pr.tty ? 1 : 60;
 
 	int rc = ti_drive_run(&own.d, &cl->c, own.names, own.nnames);
 	end_line(&cl->pr);

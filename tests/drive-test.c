@@ -77,10 +77,13 @@ static int lit_tests(const char *json, struct ti_ab_lit_test **t, size_t *n, str
 static struct {
 	char dir[64];
 	int starts, ends, afters;
-	char done[16];			/* the sides done, in order: "ABBA" */
+	char done[64];			/* the sides done, in order: "ABBA" */
 	const struct ti_cpuset *cpus[4];	/* where each ran */
 	size_t ndone;
 	unsigned loads[3];		/* load calls by round (0: all) */
+	size_t njobs;			/* a round's runs (0: 2, "true"; more: "sleep 0.03") */
+	size_t ended_lines;		/* progress lines within a round */
+	char last_line[128];
 } fake;
 
 static const char *const fake_unit[] = { "t1", "t2", "t3" };
@@ -98,16 +101,18 @@ static int fake_start(struct ti_drive *d)
 
 static int fake_jobs(struct ti_drive *d, struct ti_drive_round *rd)
 {
-	rd->n = 2;
-	if (!(rd->jobs = calloc(2, sizeof *rd->jobs)))
+	rd->n = fake.njobs ? fake.njobs : 2;
+	if (!(rd->jobs = calloc(rd->n, sizeof *rd->jobs)))
 		return -ENOMEM;
-	for (size_t k = 0; k < 2; k++) {
+	for (size_t k = 0; k < rd->n; k++) {
 		struct ti_drive_job *j = &rd->jobs[k];
-		j->side = d->c.schedule == TI_DRIVE_DUET ? (int)k : (int)(k ^ (size_t)rd->first);
+		j->side = (int)(k % 2) ^ (d->c.schedule == TI_DRIVE_DUET ? 0 : rd->first);
 		j->round = rd->r;
 		j->unit = SIZE_MAX;
 		j->what = "*";
-		if (!(j->argv = calloc(2, sizeof *j->argv)) || !(j->argv[0] = strdup("true")))
+		if (!(j->argv = calloc(3, sizeof *j->argv)) ||
+		    !(j->argv[0] = strdup(fake.njobs ? "sleep" : "true")) ||
+		    (fake.njobs && !(j->argv[1] = strdup("0.03"))))
 			return -ENOMEM;
 	}
 	return 0;
@@ -118,6 +123,8 @@ static void fake_done(struct ti_drive *d, struct ti_drive_job *j)
 	char path[128];
 
 	(void)d;
+	if (fake.ndone + 1 >= sizeof fake.done)
+		return;
 	fake.done[fake.ndone] = "AB"[j->side];
 	fake.cpus[fake.ndone++ % 4] = j->cpus;
 	for (size_t u = 0; u < 3; u++) {
@@ -164,6 +171,16 @@ static void fake_end(struct ti_drive *d)
 {
 	fake.ends++;
 	d->state = NULL;
+}
+
+/* The progress lines of a round's own runs. */
+static void fake_progress(void *arg, const char *line)
+{
+	(void)arg;
+	if (!strstr(line, "runs ended"))
+		return;
+	fake.ended_lines++;
+	snprintf(fake.last_line, sizeof fake.last_line, "%s", line);
 }
 
 static const struct ti_drive_runner fake_runner = {
@@ -226,6 +243,8 @@ static void fake_run(int line, enum ti_drive_schedule schedule)
 	ti_cpuset_add(&cpus[1], 0);
 	c.cpus = cpus;
 	c.ncpus = 2;
+	c.progress = fake_progress;
+	c.progress_every = 1e-9;
 	rc = ti_drive_rounds(&d, &c, &fake_runner, (char *const *)fake_unit, 3);
 	tap_ok(rc == 0 && d.rounds == 2 && !d.stop_signal, line, "two rounds: %d, %u %s", rc,
 	       d.rounds, d.err);
@@ -254,6 +273,57 @@ static void fake_run(int line, enum ti_drive_schedule schedule)
 	ok = strstr(buf, schedule == TI_DRIVE_DUET ? "\n1\tA\t*\tduet\t0\t" : "\n2\tB\t*\tsequential\t-\t") &&
 	     strstr(buf, "\texit 0\n") && !strstr(buf, "\texit 1");
 	tap_ok(ok, line, "samples.tsv: %s", flat(buf));
+	tap_ok(fake.ended_lines == 0, line, "a round of two runs has no progress of its own: %s",
+	       fake.last_line);
+	ti_drive_free(&d);
+	ti_cpuset_free(&cpus[0]);
+	ti_cpuset_free(&cpus[1]);
+	snprintf(buf, sizeof buf, "rm -rf '%s'", fake.dir);
+	(void)!system(buf);
+}
+
+/* A round of 10 runs of 0.03 s says how far it is every EVERY seconds
+ * (0: never), never at its end (the round's own line follows). */
+static void many_runs(int line, enum ti_drive_schedule schedule, double every)
+{
+	struct ti_cpuset cpus[2] = { { 0, NULL }, { 0, NULL } };
+	struct ti_drive_config c;
+	struct ti_drive d;
+	char buf[128];
+	unsigned r;
+	size_t k, n;
+
+	memset(&fake, 0, sizeof fake);
+	fake.njobs = 10;
+	snprintf(fake.dir, sizeof fake.dir, "/tmp/drive-test.XXXXXX");
+	if (!mkdtemp(fake.dir)) {
+		tap_ok(0, line, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	for (int s = 0; s < 2; s++) {
+		snprintf(buf, sizeof buf, "%s/%c", fake.dir, "AB"[s]);
+		mkdir(buf, 0777);
+	}
+	ti_drive_config_init(&c);
+	c.out = fake.dir;
+	c.max = 2;
+	c.schedule = schedule;
+	ti_cpuset_add(&cpus[0], 0);
+	ti_cpuset_add(&cpus[1], 0);
+	c.cpus = cpus;
+	c.ncpus = 2;
+	c.progress = fake_progress;
+	c.progress_every = every;
+	int rc = ti_drive_rounds(&d, &c, &fake_runner, (char *const *)fake_unit, 3);
+	tap_ok(rc == 0, line, "ran: %d %s", rc, d.err);
+	if (every == 0)
+		tap_ok(fake.ended_lines == 0, line, "no progress within a round: %s", fake.last_line);
+	else
+		tap_ok(fake.ended_lines > 0 &&
+			       sscanf(fake.last_line, "round %u: %zu of %zu runs ended, ", &r, &k,
+				      &n) == 3 && r >= 1 && r <= 2 && k >= 1 && k < 10 && n == 10,
+		       line, "%zu progress lines within rounds, the last: %s", fake.ended_lines,
+		       fake.last_line);
 	ti_drive_free(&d);
 	ti_cpuset_free(&cpus[0]);
 	ti_cpuset_free(&cpus[1]);
@@ -470,6 +540,12 @@ int main(void)
 		fake_run(__LINE__, TI_DRIVE_DUET);
 	else
 		tap_skip("the fake runner in a duet: no CPU affinity on this system");
+	many_runs(__LINE__, TI_DRIVE_SEQUENTIAL, 0.05);
+	many_runs(__LINE__, TI_DRIVE_SEQUENTIAL, 0);
+	if (ti_os_has(TI_OS_AFFINITY))
+		many_runs(__LINE__, TI_DRIVE_DUET, 0.05);
+	else
+		tap_skip("a duet round's progress: no CPU affinity on this system");
 	stop_reaches_all();
 	return tap_done();
 }

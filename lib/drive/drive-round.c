@@ -241,12 +241,6 @@ static int open_logs(struct ti_drive *d)
 	return 0;
 }
 
-static void clock_text(char *s, size_t len, double secs)
-{
-	long t = secs < 0 ? 0 : (long)(secs + 0.5);
-	snprintf(s, len, "%ld:%02ld", t / 60, t % 60);
-}
-
 /* The progress line of round R of ROUNDS: NA tests, NOW seconds into
  * the run, RUNS test runs done. */
 static void round_progress(struct ti_drive *d, unsigned r, unsigned rounds, size_t na,
@@ -255,13 +249,13 @@ static void round_progress(struct ti_drive *d, unsigned r, unsigned rounds, size
 	const struct ti_drive_config *c = &d->c;
 	char el[32], lf[64] = "";
 
-	clock_text(el, sizeof el, now);
+	ti_drive_clock_text(el, sizeof el, now);
 	if (runs > 0) {
 		char t[32];
 		double left = now / (double)runs * (double)na * (rounds - r + 1);
 		if (c->budget > 0 && left > c->budget - now)
 			left = c->budget - now;
-		clock_text(t, sizeof t, left);
+		ti_drive_clock_text(t, sizeof t, left);
 		snprintf(lf, sizeof lf, ", %s%s left", c->fixed ? "" : "at most ", t);
 	}
 	const char *duet = c->schedule == TI_DRIVE_DUET ? ", duet" : "";

@@ -40,6 +40,8 @@ struct ti_drive_round {
 	struct ti_drive_units u;	/* the runner's: the units it runs */
 	double deadline;	/* ti_drive_now seconds at which its runs are killed, 0: none */
 	bool cut;		/* the deadline passed: runs killed, the round undone */
+	size_t ended;		/* its runs ended so far */
+	double said;		/* ti_drive_now seconds of its last progress line */
 };
 
 struct ti_drive_runner {

@@ -51,6 +51,27 @@ static void record(struct ti_drive *d, const struct ti_drive_job *j, double star
 	ti_buf_free(&b);
 }
 
+/* A round of this many runs or more (a compile round: a run a unit and
+ * side) says how far it is, every progress_every seconds. */
+#define MANY_RUNS 8
+
+/* One more run of RD ended; its progress line when it is due. */
+static void ended(struct ti_drive *d, struct ti_drive_round *rd, double start)
+{
+	double now = ti_drive_now();
+	char el[32];
+
+	rd->ended++;
+	if (d->c.progress_every <= 0 || rd->n < MANY_RUNS || rd->ended == rd->n)
+		return;
+	if (now - rd->said < d->c.progress_every)
+		return;
+	rd->said = now;
+	ti_drive_clock_text(el, sizeof el, now - start);
+	ti_drive_progress(d, "round %u: %zu of %zu runs ended, %s elapsed", rd->r, rd->ended,
+			  rd->n, el);
+}
+
 /* A stop: the runner undoes the first N jobs of RD. */
 static void undo(struct ti_drive *d, struct ti_drive_round *rd, size_t n)
 {
@@ -72,6 +93,7 @@ static int sequential(struct ti_drive *d, struct ti_drive_round *rd, double star
 			return ti_drive_fail(d, rc, "%s: cannot start: %s", p->argv[0], strerror(-rc));
 		ti_drive_child_wait(p);
 		record(d, p, start);
+		ended(d, rd, start);
 		if (cut()) {
 			undo(d, rd, i + 1);
 			return 0;
@@ -158,6 +180,7 @@ static int duet_run(struct ti_drive *d, struct ti_drive_round *rd, struct duet *
 		struct ti_drive_job *j = u->run[i];
 		size_t ji = (size_t)(j - rd->jobs);
 		record(d, j, start);
+		ended(d, rd, start);
 		u->left--;
 		if (cut())
 			break;
@@ -205,6 +228,7 @@ int ti_drive_schedule_run(struct ti_drive *d, struct ti_drive_round *rd, double 
 
 	if (rd->deadline > 0 && (rc = ti_drive_child_deadline(rd->deadline)) < 0)
 		return ti_drive_fail(d, rc, "the budget's timer: %s", strerror(-rc));
+	rd->said = ti_drive_now();
 	rc = slots ? duet(d, rd, slots, start) : sequential(d, rd, start);
 	rd->cut = rd->deadline > 0 && ti_drive_child_expired() && !d->stop_signal;
 	ti_drive_child_deadline(0);

@@ -70,6 +70,12 @@ void ti_drive_progress(struct ti_drive *d, const char *f, ...)
 	d->c.progress(d->c.progress_arg, line);
 }
 
+void ti_drive_clock_text(char *s, size_t len, double secs)
+{
+	long t = secs < 0 ? 0 : (long)(secs + 0.5);
+	snprintf(s, len, "%ld:%02ld", t / 60, t % 60);
+}
+
 void ti_drive_tsv(struct ti_buf *b, const char *s)
 {
 	for (const char *p = s; *p; p++) {

@@ -24,6 +24,9 @@ int ti_drive_fail(struct ti_drive *d, int rc, const char *f, ...)
 void ti_drive_progress(struct ti_drive *d, const char *f, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* SECS as minutes:seconds into S (LEN bytes). */
+void ti_drive_clock_text(char *s, size_t len, double secs);
+
 /* Append S to B as a field of the run's TSV files (samples.tsv,
  * stop.tsv; the names in the suite's rounds.log): a tab, a newline, a
  * carriage return and a backslash become \t, \n, \r and \\ (the escapes

@@ -100,6 +100,8 @@ struct ti_drive_config {
 				 * round after it undone; the budget counts from now */
 	void (*progress)(void *arg, const char *line);
 	void *progress_arg;
+	double progress_every;	/* seconds between the lines of a round's own progress
+				 * (its runs done), for rounds of many runs; 0: none */
 };
 
 /* Names, in the order found (the units of a run). */
