@@ -9,42 +9,19 @@
 . "$top_srcdir/tests/setup"
 SERIES=${SERIES:-$top_builddir/series/timeit-series}
 
-# night N STEP: night N's LNT report in nN.json: one benchmark, one sample,
-# about 2 % of noise (deterministic), STEP more from night 15 on (a new
-# binary), and a flat one.
-night() {
-	awk -v n="$1" -v step="$2" 'BEGIN {
-		printf "{\"format_version\": \"2\", \"machine\": {\"name\": \"box\"},\n"
-		printf " \"run\": {\"llvm_project_revision\": \"%d\"},\n \"tests\": [", n
-		for (i = 1; i <= 2; i++) {
-			z = 0
-			for (k = 0; k < 4; k++) {
-				x = sin(n * 12.9898 + i * 78.233 + k * 37.719) * 43758.5453
-				x -= int(x)
-				if (x < 0) x += 1
-				z += x
-			}
-			z = (z - 2) * sqrt(3)
-			lvl = (i == 1 && n >= 15) ? 1 + step : 1
-			printf "%s\n  {\"name\": \"Suite/%s\", \"execution_time\": [%.6f], \"hash\": \"%s\"}",
-				(i > 1 ? "," : ""), (i == 1 ? "step" : "flat"), lvl * exp(0.02 * z),
-				(i == 1 && n >= 15) ? "new" : "old"
-		}
-		print "\n]}"
-	}' > "n$1.json"
-}
-
-# replay STEP: feed nights 1..40 one by one; print "NIGHT STATUS LISTED"
-# for each night from 8 on (LISTED: the step's change points listed).
+# replay STEP: the history of a benchmark STEP slower from night 15 on
+# (one sample a night, about 2 % of noise) fed night by night; print
+# "NIGHT STATUS LISTED" for each night from 8 on (LISTED: the step's
+# change points listed).
 replay() {
+	lnt_history 40 step 15 "$(awk -v s="$1" 'BEGIN { print 1 + s }')" 1 normal
 	i=1
 	runs=
 	while [ "$i" -le 40 ]; do
-		night "$i" "$1"
 		runs="$runs n$i.json"
 		if [ "$i" -ge 8 ]; then
-			# shellcheck disable=SC2086 # $runs: the file names, split on purpose
 			st=0
+			# shellcheck disable=SC2086 # $runs: the file names, split on purpose
 			"$SERIES" --since 1 --format csv $runs > out.csv || st=$?
 			[ "$st" -le 1 ] || fail "night $i: status $st"
 			echo "$i $st $(grep -c '^Suite/step,' out.csv)"

@@ -8,36 +8,10 @@
 . "$top_srcdir/tests/setup"
 SERIES=${SERIES:-$top_builddir/series/timeit-series}
 
-# night N FROM: night N's LNT report in nN.json: Suite/slow 8 % slower
-# (a new binary) from night FROM on, Suite/flat never; 3 samples of about
-# 1 % noise (deterministic).
-night() {
-	awk -v n="$1" -v from="$2" 'BEGIN {
-		printf "{\"format_version\": \"2\", \"machine\": {\"name\": \"box\"},\n"
-		printf " \"run\": {\"llvm_project_revision\": \"%d\"},\n \"tests\": [", n
-		for (i = 1; i <= 2; i++) {
-			slow = i == 1 && n >= from
-			printf "%s\n  {\"name\": \"Suite/%s\", \"execution_time\": [", (i > 1 ? "," : ""),
-				(i == 1 ? "slow" : "flat")
-			for (k = 0; k < 3; k++) {
-				x = sin(n * 12.9898 + i * 78.233 + k * 37.719) * 43758.5453
-				x -= int(x)
-				if (x < 0) x += 1
-				printf "%s%.5f", (k ? ", " : ""), (slow ? 1.08 : 1) * (1 + 0.02 * (x - 0.5))
-			}
-			printf "], \"hash\": \"%s\"}", (slow ? "new" : "old")
-		}
-		print "\n]}"
-	}' > "n$1.json"
-}
+# history FROM: 20 nights, Suite/slow 8 % slower (a new binary) from
+# night FROM on, Suite/flat never; 3 samples of about 1 % noise.
 history() {
-	i=1
-	runs=
-	while [ "$i" -le 20 ]; do
-		night "$i" "$1"
-		runs="$runs n$i.json"
-		i=$((i + 1))
-	done
+	lnt_history 20 slow "$1" 1.08 3 uniform
 }
 
 history 20

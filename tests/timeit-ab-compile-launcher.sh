@@ -11,16 +11,7 @@
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 ab=$top_builddir/abrun/timeit-ab
-command -v "${CC:-cc}" > /dev/null 2>&1 || skip "no C compiler (${CC:-cc})"
-
-mkdir src
-printf 'int f(int x) { return x * 2; }\n' > src/a.c
-printf 'int g(int x) { return x + 1; }\n' > src/b.c
-cat > cc <<EOF
-#!/bin/sh
-exec ${CC:-cc} "\$@"
-EOF
-chmod +x cc
+compile_sources cc
 
 # tree DIR: a tree whose launchers (its own timeit, a ccache) leave a
 # mark in the tree when they run.

@@ -12,16 +12,8 @@
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 ab=$top_builddir/abrun/timeit-ab
-command -v "${CC:-cc}" > /dev/null 2>&1 || skip "no C compiler (${CC:-cc})"
-
-mkdir src
-printf 'int f(int x) { return x * 2; }\n' > src/a.c
-printf 'int g(int x) { return x + 1; }\n' > src/b.c
+compile_sources fast
 printf 'int h(int x) { return x - 1; }\n' > src/q.c
-cat > fast <<EOF
-#!/bin/sh
-exec ${CC:-cc} "\$@"
-EOF
 # The slow one: a busy loop first (several times a compile of these),
 # and q.c refused.
 cat > slow <<EOF
@@ -30,7 +22,7 @@ case "\$*" in *q.c*) echo "slow: q.c refused" >&2; exit 1 ;; esac
 i=0; while [ \$i -lt 150000 ]; do i=\$((i + 1)); done
 exec ${CC:-cc} "\$@"
 EOF
-chmod +x fast slow
+chmod +x slow
 
 # tree DIR COMPILER [UNITS]: a build tree as CMake lays it out.
 tree() {

@@ -36,14 +36,7 @@ exec ./spin "$1"
 EOS
 set -- --schedule sequential -n 5 --cmd 'sh step.sh 20000000' --cmd 'sh step.sh 60000000'
 # Killed in round 1: resumed, it starts again at round 1.
-echo 1 > killat
-"$ab" "$@" -o R1 > out 2> err &
-echo $! > abpid
-set +e
-wait $!
-st=$?
-set -e
-[ "$st" -eq 137 ] || fail "not killed in round 1 (status $st): $(cat err)"
+killed_at 1 out err "$ab" "$@" -o R1
 wait_for_file 'R1/A/results/sh.1.time'
 expect_status 1 "$ab" --resume "$@" -o R1 > out 2> err
 ! grep -q 'resuming' err || fail "round 1 cut, yet resuming: $(cat err)"
@@ -54,14 +47,7 @@ expect_status 1 "$ab" --resume "$@" -o R1 > out 2> err
 
 # Killed as round 3 starts (its fifth run).
 echo 0 > count
-echo 5 > killat
-"$ab" "$@" -o O > out 2> err &
-echo $! > abpid
-set +e
-wait $!
-st=$?
-set -e
-[ "$st" -eq 137 ] || fail "not killed (status $st): $(cat err)"
+killed_at 5 out err "$ab" "$@" -o O
 # The run that was killed goes on: round 3's A finishes, its B never runs.
 wait_for_file 'O/A/results/sh.3.time'
 [ ! -e 'O/B/results/sh.3.time' ] || fail "round 3 of B ran"
