@@ -752,6 +752,16 @@ static size_t aa_from = 0;	/* --aa-from K: table aa's suites start at seed K (fr
 static bool aa_unpaired;	/* --unpaired: table aa compares all samples (--unpaired) */
 static int aa_utest = -1;	/* --unpaired-test NAME: table aa's unpaired test */
 
+/* The index in models[] of the model named NAME, NMODELS if none is. */
+static size_t model_index(const char *name)
+{
+	size_t mi = 0;
+
+	while (mi < NMODELS && strcmp(models[mi].name, name) != 0)
+		mi++;
+	return mi;
+}
+
 static bool skip_model(size_t mi)
 {
 	return only_model && strcmp(only_model, models[mi].name) != 0;
@@ -1143,9 +1153,7 @@ static void table_mixed(size_t nsuites)
 	       "Holm: suites with a false verdict | false discovery rate | power |\n");
 	printf("|:---|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (size_t ni = 0; ni < sizeof names / sizeof names[0]; ni++) {
-		size_t mi = 0;
-		while (mi < NMODELS && strcmp(models[mi].name, names[ni]) != 0)
-			mi++;
+		size_t mi = model_index(names[ni]);
 		if (mi == NMODELS || skip_model(mi))
 			continue;
 		for (size_t si = 0; si < sizeof sh / sizeof sh[0]; si++) {
@@ -1396,9 +1404,7 @@ static void table_unchanged(size_t nsuites)
 		printf("---:|");
 	printf("\n");
 	for (size_t ni = 0; ni < sizeof names / sizeof names[0]; ni++) {
-		size_t mi = 0;
-		while (mi < NMODELS && strcmp(models[mi].name, names[ni]) != 0)
-			mi++;
+		size_t mi = model_index(names[ni]);
 		if (mi == NMODELS || skip_model(mi))
 			continue;
 		for (size_t si = 0; si < sizeof sh / sizeof sh[0]; si++) {
