@@ -3,11 +3,12 @@
 # Names with a tab, a newline or a backslash in the driver's TSV files:
 # each escaped (\t, \n, \\) so that samples.tsv keeps one line a run and
 # its eight columns, stop.tsv one line a test and its three; the suite's
-# rounds.log one line a round.  The benchmarks of make ab's runner (any
-# name a file may have), then lit tests (lit itself cannot keep a newline
-# in a test's name: its .lit_test_times.txt is a line a test), in
-# sequential rounds and, where two CPUs can be pinned, in a duet, whose
-# samples.tsv names each test.
+# rounds.log one line a round, and no ab-state.tsv (make ab's runs are
+# not resumed).  The benchmarks of make ab's runner (any name a file may
+# have), then lit tests (lit itself cannot keep a newline in a test's
+# name: its .lit_test_times.txt is a line a test), in sequential rounds
+# and, where two CPUs can be pinned, in a duet, whose samples.tsv names
+# each test.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 ab=$top_builddir/abrun/timeit-ab
@@ -32,6 +33,8 @@ export OUT
 expect_status 0 "$ab" --suite run.sh -o S -n 2 --schedule sequential -- "t${tab}ab" "n${nl}l" \
 	'back\slash' > out 2> err
 cat S/ab-stop.tsv S/ab-samples.tsv S/ab-rounds.log
+# make ab's runs cannot be resumed (make ab clears its O): no round state.
+[ ! -e S/ab-state.tsv ] || fail "a --suite run wrote ab-state.tsv: $(cat S/ab-state.tsv)"
 [ "$(wc -l < S/ab-stop.tsv)" -eq 3 ] || fail "ab-stop.tsv: not 3 lines"
 cols S/ab-stop.tsv 3
 # The name in the environment: awk's -v would undo the escapes.

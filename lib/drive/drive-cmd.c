@@ -185,7 +185,7 @@ static void cmd_end(struct ti_drive *d)
 
 /* By the phases of a run: the run, a round, a job, the results. */
 const struct ti_drive_runner ti_drive_cmd_runner = {
-	.prefix = "", .left = "in play", .keyed = true,
+	.prefix = "", .left = "in play", .keyed = true, .resumable = true,
 	.open = cmd_open, .start = cmd_start,
 	.jobs = cmd_jobs,
 	.undo = cmd_undo,

@@ -475,7 +475,7 @@ static void compile_end(struct ti_drive *d)
 
 /* By the phases of a run: the run, a round, a job, the results. */
 const struct ti_drive_runner ti_drive_compile_runner = {
-	.prefix = "", .left = "in play", .keyed = true,
+	.prefix = "", .left = "in play", .keyed = true, .resumable = true,
 	.open = compile_open, .start = compile_start,
 	.jobs = compile_jobs,
 	.undo = compile_undo,

@@ -505,7 +505,7 @@ void ti_drive_paths_free(char **paths, size_t n)
 
 /* By the phases of a run: the run, a round, a job, the results. */
 const struct ti_drive_runner ti_drive_lit_runner = {
-	.prefix = "", .left = "undecided", .keyed = false,
+	.prefix = "", .left = "undecided", .keyed = false, .resumable = true,
 	.start = lit_start, .end = lit_end,
 	.jobs = lit_jobs, .after = lit_after,
 	.done = lit_done, .undo = lit_undo,

@@ -414,8 +414,10 @@ static int rounds_run(struct ti_drive *d, struct plan *p)
 		bool ends = run_ends(d, r, p->rounds, p->last, p->last_n, p->start);
 		if (!ends && r == 1)
 			p->rounds = budget_rounds(d, p->rounds, p->last, p->last_n, p->start);
-		/* Round R is complete: a resumed run goes on after it. */
-		ti_drive_state_write(d, p->rounds, p->last, p->last_n);
+		/* Round R is complete: a resumed run goes on after it (make
+		 * ab's suite clears its O itself: nothing to go on with). */
+		if (d->runner->resumable)
+			ti_drive_state_write(d, p->rounds, p->last, p->last_n);
 		if (ends)
 			break;
 	}

@@ -50,6 +50,8 @@ struct ti_drive_runner {
 	bool keyed;		/* every round's results in one place, a run's round the
 				 * low half of its key (NAME.R.time): a round's check
 				 * reads its own */
+	bool resumable;		/* a run cut short can go on (--resume): the state of
+				 * its rounds, PREFIXstate.tsv, written after each */
 	/* Check or add to the tests the caller named, before anything is
 	 * written or run. */
 	int (*open)(struct ti_drive *d);
