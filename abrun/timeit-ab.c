@@ -491,6 +491,17 @@ struct cli {
 	char *label;		/* --cmd: the test's name */
 };
 
+/* A after the two directories: in compile mode (--compile given, or A
+ * itself) nothing goes there, otherwise lit's arguments, after "--". */
+__attribute__((noreturn))
+static void misplaced(const struct cli *cl, const char *a)
+{
+	if (cl->compile || strcmp(a, "--compile") == 0)
+		die("'%s': with --compile, options go before --compile BUILD_A BUILD_B, and "
+		    "nothing after them", a);
+	die("'%s': lit arguments come after '--'", a);
+}
+
 /* Parse the command line into CL: -1 to go on, or the exit status of
  * --help or --version. */
 static int parse(int argc, char **argv, struct cli *cl)
@@ -513,7 +524,7 @@ static int parse(int argc, char **argv, struct cli *cl)
 			else if (cl->npos < 2)
 				cl->pos[cl->npos++] = a;
 			else
-				die("'%s': lit arguments come after '--'", a);
+				misplaced(cl, a);
 			continue;
 		}
 		snprintf(name, sizeof name, "%s", a);
@@ -528,7 +539,7 @@ static int parse(int argc, char **argv, struct cli *cl)
 			    IS("--replace") || IS("--resume") || IS("--compile") || IS("--per-unit")))
 			die("%s: takes no argument", name);
 		if (cl->npos > 0 && !cl->suite)
-			die("'%s': lit arguments come after '--'", a);
+			misplaced(cl, a);
 		if (IS("-h") || IS("--help")) {
 			usage(stdout);
 			if (fflush(stdout) != 0)

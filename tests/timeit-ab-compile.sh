@@ -8,7 +8,8 @@
 # the same compiler and arguments in two trees: same binary after round 1;
 # --per-unit: a row a unit; a unit that fails to compile on a side is a
 # failed sample; a unit only one tree compiles makes its program missing;
-# a tree without a database is one line and status 2.
+# a tree without a database is one line and status 2, as is an option
+# after the trees (saying where options go).
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 ab=$top_builddir/abrun/timeit-ab
@@ -101,4 +102,17 @@ grep -q "compile_commands.json: an object, not an array of compile commands" err
 	fail "not a database: $(cat err)"
 expect_status 2 "$ab" -q -o O7 --per-unit A C > out 2> err
 grep -q '^timeit-ab: --per-unit: only with --compile$' err || fail "--per-unit alone: $(cat err)"
+# An option or a tree too many after the trees: where options go, not
+# lit's "--".  A line: the word named, then the arguments.
+while read -r word args; do
+	# shellcheck disable=SC2086 # $args: the words, split on purpose
+	expect_status 2 "$ab" -q -o O8 $args > out 2> err < /dev/null
+	[ "$(cat err)" = "timeit-ab: '$word': with --compile, options go before --compile BUILD_A BUILD_B, and nothing after them" ] ||
+		fail "$args: $(cat err)"
+	[ ! -e O8 ] || fail "$args: -o made"
+done <<'EOS'
+-n --compile A C -n 2
+--compile A C --compile
+D --compile A C D
+EOS
 exit 0
