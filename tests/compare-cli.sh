@@ -12,12 +12,7 @@ grep -q '^usage: timeit-compare \[options\] A B$' help || fail "--help: $(cat he
 "$COMPARE" -h >h2 || fail "-h"
 cmp -s help h2 || fail "-h and --help differ"
 "$COMPARE" --version | grep -Eq '^timeit-compare [0-9]+\.[0-9]+' || fail "--version"
-grep -o -- '--[a-z][a-z-]*' help | sort -u >opts
-[ -s opts ] || fail "no options in --help"
-while read -r opt; do
-	esc=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
-	grep -q -- "$esc" "$page" || fail "timeit-compare.1 does not document $opt"
-done <opts
+options_documented "$COMPARE" "$page"
 # --strict changes the exit status: EXIT STATUS says how.
 sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$page" | grep -qF -- '\-\-strict' ||
 	fail "timeit-compare.1: EXIT STATUS does not mention --strict"

@@ -14,14 +14,6 @@ lint() {
 	fi
 }
 
-# Every --long option of PROGRAM's --help appears in PAGE (escaped hyphens).
-options_documented() {
-	"$1" --help | grep -o -- '--[a-z][a-z-]*' | sort -u | while read -r opt; do
-		esc=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
-		grep -q -- "$esc" "$2" || fail "$2 does not document $opt"
-	done
-}
-
 lint "$top_srcdir/man/timeit.1"
 options_documented "$TIMEIT" "$top_srcdir/man/timeit.1"
 options_documented "$top_builddir/series/timeit-series" "$top_srcdir/man/timeit-series.1"

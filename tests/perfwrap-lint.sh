@@ -7,12 +7,7 @@
 . "$top_srcdir/tests/setup"
 
 page=$top_srcdir/man/timeit-perf.1
-"$top_builddir/perfwrap/timeit-perf" --help | grep -o -- '--[a-z][a-z-]*' | sort -u >opts
-[ -s opts ] || fail "timeit-perf --help lists no options"
-while read -r opt; do
-	esc=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
-	grep -q -- "$esc" "$page" || fail "$page does not document $opt"
-done <opts
+options_documented "$top_builddir/perfwrap/timeit-perf" "$page"
 # The hidden exec-helper mode is not an option to document, and is not
 # in --help.
 ! grep -q -- '--timeit-perf-exec-helper' opts || fail "--help lists the exec helper"

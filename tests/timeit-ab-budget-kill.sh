@@ -84,13 +84,7 @@ run() {
 	# not reaped yet), not only the lit that ran it.
 	spid=$(cat "$tmp/$s/a/state/slow.pid" "$tmp/$s/b/state/slow.pid" 2> /dev/null | sed 1q)
 	[ -n "$spid" ] || fail "$s: hang.test never slept"
-	k=0
-	while kill -0 "$spid" 2> /dev/null && ! grep -q '^[0-9]* (.*) Z' "/proc/$spid/stat" 2> /dev/null &&
-		[ $k -lt 50 ]; do
-		sleep 0.1
-		k=$((k + 1))
-	done
-	[ $k -lt 50 ] || fail "$s: the hung test (pid $spid) outlived the budget"
+	pid_gone "$spid" 50 || fail "$s: the hung test (pid $spid) outlived the budget"
 }
 
 run sequential

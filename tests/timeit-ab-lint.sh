@@ -5,12 +5,7 @@
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 page=$top_srcdir/man/timeit-ab.1
-"$top_builddir/abrun/timeit-ab" --help | grep -o -- '--[a-z][a-z-]*' | sort -u > opts
-[ -s opts ] || fail "timeit-ab --help lists no options"
-while read -r opt; do
-	esc=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
-	grep -q -- "$esc" "$page" || fail "$page does not document $opt"
-done < opts
+options_documented "$top_builddir/abrun/timeit-ab" "$page"
 sed 's/\\-/-/g' "$page" | sed -n 's/^\.B[IR]* --\([a-z-]*\).*/--\1/p' | sort -u > documented
 while read -r opt; do
 	case $opt in --looks | --undecided | --filter | --min-change | --no-color | --default-signal) continue ;; esac

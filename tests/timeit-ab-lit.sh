@@ -151,13 +151,7 @@ t1=$(date +%s)
 spid=$(cat "$tmp/s/b/state/slow.pid" "$tmp/s/a/state/slow.pid" 2> /dev/null | sed 1q)
 # lit's worker got the SIGTERM too: gone (or a zombie waiting for its
 # new parent) within a second or two.
-k=0
-while kill -0 "$spid" 2> /dev/null && ! grep -q '^[0-9]* (.*) Z' "/proc/$spid/stat" 2> /dev/null &&
-	[ $k -lt 30 ]; do
-	sleep 0.1
-	k=$((k + 1))
-done
-[ $k -lt 30 ] || { kill "$spid"; fail "the running lit was not stopped"; }
+pid_gone "$spid" 30 || { kill "$spid"; fail "the running lit was not stopped"; }
 [ -s "$tmp/s/o/A.1.json" ] && [ -s "$tmp/s/o/B.1.json" ] || fail "round 1 not kept: $(ls "$tmp/s/o")"
 ls "$tmp/s/o" | grep -q '\.2\.json' && fail "the unfinished round 2 kept: $(ls "$tmp/s/o")"
 grep -q 'interrupted; the 1 finished round are in' s.err || fail "SIGTERM: $(cat s.err)"
