@@ -122,11 +122,7 @@ static int cmd_jobs(struct ti_drive *d, struct ti_drive_round *rd)
 		ti_buf_printf(&b, "%u %s ", rd->r, d->order[rd->r]);
 		ti_drive_tsv(&b, d->t[0].name);
 		ti_buf_printf(&b, "\n");
-		if (b.failed)
-			ti_drive_write_failed(d, "rounds.log", -ENOMEM);
-		else
-			ti_drive_write(d, d->rounds_f, "rounds.log", b.data, b.len);
-		ti_buf_free(&b);
+		ti_drive_write_buf(d, d->rounds_f, "rounds.log", &b);
 	}
 	return rc < 0 ? ti_drive_fail(d, rc, "%s", strerror(-rc)) : 0;
 }

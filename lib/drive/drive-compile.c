@@ -378,11 +378,7 @@ static int compile_jobs(struct ti_drive *d, struct ti_drive_round *rd)
 	if (rc == 0 && d->rounds_f) {
 		struct ti_buf b = { 0 };
 		ti_buf_printf(&b, "%u %s %zu\n", rd->r, d->order[rd->r], n);
-		if (b.failed)
-			ti_drive_write_failed(d, "rounds.log", -ENOMEM);
-		else
-			ti_drive_write(d, d->rounds_f, "rounds.log", b.data, b.len);
-		ti_buf_free(&b);
+		ti_drive_write_buf(d, d->rounds_f, "rounds.log", &b);
 	}
 	return rc < 0 ? ti_drive_fail(d, rc, "%s", strerror(-rc)) : 0;
 }

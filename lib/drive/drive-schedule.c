@@ -44,11 +44,7 @@ static void record(struct ti_drive *d, const struct ti_drive_job *j, double star
 	ti_buf_printf(&b, "\t%s\t%s\t%.3f\t%.3f\t%s\n",
 		      d->c.schedule == TI_DRIVE_DUET ? "duet" : "sequential",
 		      j->cpus ? j->cpu_text : "-", j->t0 - start, j->t1 - j->t0, st);
-	if (b.failed)
-		ti_drive_write_failed(d, "samples.tsv", -ENOMEM);
-	else
-		ti_drive_write(d, d->samples_f, "samples.tsv", b.data, b.len);
-	ti_buf_free(&b);
+	ti_drive_write_buf(d, d->samples_f, "samples.tsv", &b);
 }
 
 /* A round of this many runs or more (a compile round: a run a unit and

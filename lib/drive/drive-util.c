@@ -132,6 +132,15 @@ int ti_drive_write(struct ti_drive *d, FILE *f, const char *name, const char *s,
 	return 0;
 }
 
+int ti_drive_write_buf(struct ti_drive *d, FILE *f, const char *name, struct ti_buf *b)
+{
+	int rc = b->failed ? ti_drive_write_failed(d, name, -ENOMEM)
+			   : ti_drive_write(d, f, name, b->data, b->len);
+
+	ti_buf_free(b);
+	return rc;
+}
+
 int ti_drive_close(struct ti_drive *d, FILE *f, const char *name)
 {
 	if (!f)

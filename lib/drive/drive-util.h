@@ -34,6 +34,9 @@ void ti_drive_clock_text(char *s, size_t len, double secs);
  * keeps its line and its columns; all else as it is. */
 struct ti_buf;
 void ti_drive_tsv(struct ti_buf *b, const char *s);
+/* ti_drive_write (drive.h) of the bytes of buffer B, which it frees (B
+ * failed: its -ENOMEM noted for NAME instead): 0 or the -errno noted. */
+int ti_drive_write_buf(struct ti_drive *d, FILE *f, const char *name, struct ti_buf *b);
 
 /* The run's file NAME in OUT, with the runner's prefix: malloc'd, or NULL. */
 char *ti_drive_out_path(const struct ti_drive *d, const char *name);
