@@ -2,5 +2,6 @@
 # abrun/: timeit-ab, the adaptive A/B runner of two lit test directories
 # and of make ab's rounds: a thin command line over lib/drive.
 bin_PROGRAMS += abrun/timeit-ab
-abrun_timeit_ab_SOURCES = abrun/timeit-ab.c
+abrun_timeit_ab_SOURCES = abrun/timeit-ab.c abrun/timeit-ab.h abrun/ab-cmd.c abrun/ab-compile.c \
+	abrun/ab-lit.c abrun/ab-suite.c
 abrun_timeit_ab_LDADD = $(DRIVE_LIBS)

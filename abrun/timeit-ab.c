@@ -2,12 +2,12 @@
 /* timeit-ab: run two lit test directories (or, with --suite, the bundled
  * test-suite's benchmarks for make ab) in rounds until the verdict engine
  * has decided every test, then print timeit-compare's verdict.  Only the
- * command line: the rounds, schedules and looks are lib/drive's. */
+ * command line: the rounds, schedules and looks are lib/drive's, and what
+ * each runner's run needs is checked beside it, in abrun/ab-RUNNER.c. */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -27,12 +27,13 @@
 #include "record.h"
 #include "report-cell.h"
 #include "suggest.h"
+#include "timeit-ab.h"
 #include "util.h"
 
 /* Exit statuses (timeit-ab(1), EXIT STATUS); otherwise timeit-compare's. */
 enum { EXIT_USAGE = 2, EXIT_ERROR = 2, EXIT_INTERRUPTED = 130 };
 
-static const char prog[] = "timeit-ab";
+const char prog[] = "timeit-ab";
 
 static void usage(FILE *f)
 {
@@ -132,7 +133,7 @@ static void usage(FILE *f)
 }
 
 __attribute__((format(printf, 1, 2), noreturn))
-static void die(const char *f, ...)
+void die(const char *f, ...)
 {
 	va_list ap;
 
@@ -216,14 +217,14 @@ static void look_option(struct ti_ab_config *ab, char **opts, size_t n, size_t *
 #undef IS
 }
 
-static bool is_exec(const char *p)
+bool is_exec(const char *p)
 {
 	struct stat st;
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
 }
 
 /* NAME as the shell would find it, a path or in PATH, into BUF (LEN). */
-static bool find_exec(const char *name, char *buf, size_t len)
+bool find_exec(const char *name, char *buf, size_t len)
 {
 	const char *path = getenv("PATH");
 
@@ -242,34 +243,10 @@ static bool find_exec(const char *name, char *buf, size_t len)
 	return false;
 }
 
-static bool findable(const char *name)
+bool findable(const char *name)
 {
 	char buf[PATH_MAX];
 	return find_exec(name, buf, sizeof buf);
-}
-
-/* Run ARGV quietly; its exit status, or -1. */
-static int run_quiet(char *const *argv)
-{
-	pid_t pid = fork();
-	int st;
-
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDWR);
-		if (nul < 0)
-			_exit(TI_STATUS_NOT_FOUND);
-		dup2(nul, 0);
-		dup2(nul, 1);
-		dup2(nul, 2);
-		execvp(argv[0], argv);
-		_exit(TI_STATUS_NOT_FOUND);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* This program's directory, or "". */
@@ -294,8 +271,8 @@ static void self_dir(const char *argv0, char *out, size_t len)
 
 /* The program NAME installed next to this one, or in its build tree's
  * directory SUBDIR, else NAME (from PATH); BUF holds it. */
-static const char *find_sibling(const char *argv0, const char *name, const char *subdir,
-				char *buf, size_t len)
+const char *find_sibling(const char *argv0, const char *name, const char *subdir, char *buf,
+			 size_t len)
 {
 	char dir[PATH_MAX];
 
@@ -309,41 +286,6 @@ static const char *find_sibling(const char *argv0, const char *name, const char 
 			return buf;
 	}
 	return name;
-}
-
-static const char *find_lit(void)
-{
-	static char buf[PATH_MAX];
-	glob_t g;
-
-	if (findable("lit"))
-		return "lit";
-	if (findable("llvm-lit"))
-		return "llvm-lit";
-	if (glob("/usr/lib/llvm-*/build/utils/lit/lit.py", 0, NULL, &g) == 0) {
-		for (size_t i = g.gl_pathc; i-- > 0;) {
-			if (is_exec(g.gl_pathv[i])) {
-				snprintf(buf, sizeof buf, "%s", g.gl_pathv[i]);
-				globfree(&g);
-				return buf;
-			}
-		}
-		globfree(&g);
-	}
-	return NULL;
-}
-
-static bool lit_dir(const char *d)
-{
-	static const char *const cfg[] = { "lit.site.cfg", "lit.site.cfg.py", "lit.cfg", "lit.cfg.py" };
-	char p[PATH_MAX];
-
-	for (size_t i = 0; i < 4; i++) {
-		snprintf(p, sizeof p, "%s/%s", d, cfg[i]);
-		if (access(p, F_OK) == 0)
-			return true;
-	}
-	return false;
 }
 
 /* Whether directory D holds nothing (but the run's lock file). */
@@ -365,35 +307,13 @@ static bool dir_empty(const char *d)
 /* Lock the output directory OUT for the run (TRY: only test that no
  * other run holds it): two runs into one directory would mix their
  * rounds. */
-static void lock_out(const char *out, bool try)
+void lock_out(const char *out, bool try)
 {
 	char err[4200];
 
 	if (ti_drive_lock(out, try, err, sizeof err) < 0)
 		die("-o %s", err);
 }
-
-/* Whether the suite's results directory of side SIDE under OUT holds a
- * round's summary (an earlier run's: make ab removes them first). */
-static bool has_rounds(const char *out, const char *side)
-{
-	char path[4096];
-	DIR *dp;
-	struct dirent *e;
-	bool found = false;
-
-	snprintf(path, sizeof path, "%s/%s/results", out, side);
-	if (!(dp = opendir(path)))
-		return false;
-	while (!found && (e = readdir(dp)))
-		found = strstr(e->d_name, ".time") != NULL;
-	closedir(dp);
-	return found;
-}
-
-struct progress {
-	bool quiet, tty, suite, shown;
-};
 
 static void on_progress(void *arg, const char *line)
 {
@@ -418,7 +338,7 @@ static void end_line(struct progress *p)
 		fprintf(stderr, "\r\033[K");
 }
 
-static void push(char ***v, size_t *n, char *s)
+void push(char ***v, size_t *n, char *s)
 {
 	char **p = realloc(*v, (*n + 2) * sizeof *p);
 	if (!p || !s)
@@ -428,18 +348,8 @@ static void push(char ***v, size_t *n, char *s)
 	p[*n] = NULL;
 }
 
-/* What main allocates, freed at exit (die exits too). */
-static struct {
-	char **names, **copts, **cargv, **pa, **pb;
-	size_t nnames, ncopts, nc, na, nb;
-	struct ti_cpuset *cpus;
-	size_t ncpus;
-	char *rout;
-	struct ti_drive d;
-	char *cmd_text[2], **cmd_words[2], **cmd_argv[2], *cmd_file[2], *label;
-	char *desc;		/* the run's description (run.conf) */
-	bool metric_given;	/* -C --metric or -m */
-} own;
+/* What main allocates, freed at exit (die exits too): timeit-ab.h. */
+struct ab_own own;
 
 static void free_words(char **v)
 {
@@ -469,27 +379,6 @@ static void own_free(void)
 	free(own.label);
 	free(own.desc);
 }
-
-/* What the command line says, for main's steps. */
-struct cli {
-	struct ti_drive_config c;
-	const char *out, *compare, *lit, *suite;
-	const char *pos[2];
-	size_t npos;
-	struct progress pr;
-	bool check;
-	bool auto_schedule;	/* --schedule auto: a duet where it can be */
-	const char *why_sequential;	/* auto: why not a duet */
-	char *const *lit_args;	/* after "--" */
-	size_t nlit_args;
-	const char *cmd[2], *name[2];	/* --cmd A --cmd B, --name for each */
-	size_t ncmd, nname;
-	bool no_shell, no_identity, replace, resume;
-	bool compile, per_unit;	/* --compile BUILD_A BUILD_B, --per-unit */
-	bool count;		/* --count valgrind */
-	double count_under;	/* --count-under SECONDS, 0: not given */
-	char *label;		/* --cmd: the test's name */
-};
 
 /* A after the two directories: in compile mode (--compile given, or A
  * itself) nothing goes there, otherwise lit's arguments, after "--". */
@@ -1028,7 +917,7 @@ static void resume_finished(const char *out, int st)
  * empty, or with --replace hold an earlier run, or with --resume the
  * same run (when it does not exist or is empty, the run starts afresh).
  * 0 to go on, 1 when --check is done. */
-static int prepare_out(struct cli *cl)
+int prepare_out(struct cli *cl)
 {
 	struct stat st;
 	char what[512];
@@ -1085,7 +974,7 @@ static int prepare_out(struct cli *cl)
 }
 
 /* timeit-compare, found and given the -C options to check. */
-static void prepare_compare(struct cli *cl, const char *argv0)
+void prepare_compare(struct cli *cl, const char *argv0)
 {
 	static char buf[PATH_MAX + 32];
 
@@ -1096,171 +985,12 @@ static void prepare_compare(struct cli *cl, const char *argv0)
 	check_copts(cl->compare);
 }
 
-/* What sh reads more than words into: quotes, variables, redirections,
- * lists, patterns, a home directory, groups. */
-#define SHELL_SPECIAL "|&;<>()$`\\\"'*?[]#~{}!\n"
-
-/* Command SIDE's argv: sh -c COMMAND, or with --no-shell its words split
- * as sh would split them, without expansions.  Returns the number of its
- * words as the identity check compares them, in *WORDS (0: none, when the
- * shell would read more into the command than words). */
-static int cmd_words(struct cli *cl, int side, char ***words)
-{
-	const char *c = cl->cmd[side];
-	char *count = strdup(c), **v = NULL;
-	int n = count ? ti_split_words(count, NULL) : -2;
-
-	free(count);
-	if (n == -2)
-		die("%s", strerror(ENOMEM));
-	if (cl->no_shell && n < 0)
-		die("--cmd '%s': a quote is not closed", c);
-	if (cl->no_shell && n == 0)
-		die("--cmd '%s': no command in it", c);
-	if (!cl->no_shell && c[strcspn(c, SHELL_SPECIAL)])
-		n = 0;
-	if (n > 0) {
-		/* Counted on one copy, split on another: splitting moves the text. */
-		if (!(own.cmd_text[side] = strdup(c)) || !(v = calloc((size_t)n + 1, sizeof *v)))
-			die("%s", strerror(ENOMEM));
-		ti_split_words(own.cmd_text[side], v);
-	}
-	*words = own.cmd_words[side] = v;
-	if (cl->no_shell) {
-		cl->c.cmd[side] = v;
-		return n;
-	}
-	if (!(own.cmd_argv[side] = calloc(4, sizeof *own.cmd_argv[side])))
-		die("%s", strerror(ENOMEM));
-	own.cmd_argv[side][0] = (char *)"sh";
-	own.cmd_argv[side][1] = (char *)"-c";
-	own.cmd_argv[side][2] = (char *)c;
-	cl->c.cmd[side] = own.cmd_argv[side];
-	return n < 0 ? 0 : n;
-}
-
-/* A --name: a file name's worth of printable text. */
-static void check_name(const char *n)
-{
-	if (!*n || strlen(n) > 100 || strchr(n, '/'))
-		die("--name '%s': a name is 1 to 100 characters without '/'", n);
-	for (const unsigned char *p = (const unsigned char *)n; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			die("--name: a control character in '%s'", n);
-}
-
-static const char *base(const char *p)
-{
-	const char *b = strrchr(p, '/');
-	return b && b[1] ? b + 1 : p;
-}
-
-/* The commands' words, the test's name (the names, or the programs'),
- * and the files for the identity check: both commands run one file each
- * with the same other words. */
-static void prepare_cmd(struct cli *cl, const char *argv0)
-{
-	static char timeit_buf[PATH_MAX + 32];
-	char **w[2];
-	int n[2];
-
-	for (int k = 0; k < 2; k++)
-		n[k] = cmd_words(cl, k, &w[k]);
-	for (size_t k = 0; k < cl->nname; k++)
-		check_name(cl->name[k]);
-	const char *l[2] = { "command", "command" };
-	if (cl->nname) {
-		l[0] = cl->name[0];
-		l[1] = cl->name[1];
-	} else if (n[0] > 0 && n[1] > 0) {
-		l[0] = base(w[0][0]);
-		l[1] = base(w[1][0]);
-	}
-	size_t len = strlen(l[0]) + strlen(l[1]) + 8;
-	if (!(own.label = malloc(len)))
-		die("%s", strerror(ENOMEM));
-	if (strcmp(l[0], l[1]) == 0)
-		snprintf(own.label, len, "%s", l[0]);
-	else
-		snprintf(own.label, len, "%s vs %s", l[0], l[1]);
-	bool same = !cl->no_identity && n[0] > 0 && n[0] == n[1];
-	for (int i = 1; same && i < n[0]; i++)
-		same = strcmp(w[0][i], w[1][i]) == 0;
-	for (int k = 0; same && k < 2; k++) {
-		char path[PATH_MAX];
-		same = find_exec(w[k][0], path, sizeof path) && (own.cmd_file[k] = realpath(path, NULL));
-	}
-	for (int k = 0; k < 2; k++)
-		cl->c.cmd_file[k] = same ? own.cmd_file[k] : NULL;
-	push(&own.names, &own.nnames, strdup(own.label));
-	cl->c.runner = TI_DRIVE_CMD;
-	cl->c.timeit = find_sibling(argv0, "timeit", "timeit", timeit_buf, sizeof timeit_buf);
-	if (!findable(cl->c.timeit))
-		die("timeit: not found beside %s or in PATH", prog);
-}
-
-/* Two build trees' compiles: their databases, timeit, the metric. */
-static int prepare_compile(struct cli *cl, const char *argv0)
-{
-	static char timeit_buf[PATH_MAX + 32];
-
-	for (int k = 0; k < 2; k++) {
-		char p[PATH_MAX];
-		snprintf(p, sizeof p, "%s/compile_commands.json", cl->pos[k]);
-		if (access(p, R_OK) < 0)
-			die("%s: %s (configure the tree with CMAKE_EXPORT_COMPILE_COMMANDS=ON, or "
-			    "record its build with bear)", p, strerror(errno));
-		cl->c.side_dir[k] = cl->pos[k];
-	}
-	cl->c.runner = TI_DRIVE_COMPILE;
-	cl->c.per_unit = cl->per_unit;
-	cl->c.no_identity = cl->no_identity;
-	if (cl->count && !findable("valgrind"))
-		die("--count valgrind: valgrind not found in PATH");
-	cl->c.count_under = !cl->count ? 0 : cl->count_under > 0 ? cl->count_under : 1;
-	/* Round 1 is not counted (it decides which units are): a count is
-	 * compared afterwards, by timeit-compare over the results. */
-	if (strstr(cl->c.ab.metric, "valgrind"))
-		die("--metric %s: round 1 is not counted; compare the count afterwards with "
-		    "timeit-compare -m %s DIR/A/results DIR/B/results", cl->c.ab.metric,
-		    cl->c.ab.metric);
-	if (!own.metric_given)
-		cl->c.ab.metric = "compile_time";
-	cl->c.timeit = find_sibling(argv0, "timeit", "timeit", timeit_buf, sizeof timeit_buf);
-	if (!findable(cl->c.timeit))
-		die("timeit: not found beside %s or in PATH", prog);
-	prepare_compare(cl, argv0);
-	return prepare_out(cl);
-}
-
 /* Check what the run needs and make its output directory: 0 to go on,
  * 1 when --check is done. */
 static int prepare(struct cli *cl, const char *argv0)
 {
-	if (cl->suite) {
-		struct stat st;
-		bool dir = stat(cl->out, &st) == 0 && S_ISDIR(st.st_mode);
-		/* --check before make ab's builds: O may not exist yet, but no
-		 * other run may hold it. */
-		if (cl->check) {
-			if (dir)
-				lock_out(cl->out, true);
-			return 1;
-		}
-		if (!dir)
-			die("-o %s: not a directory (make ab's O)", cl->out);
-		lock_out(cl->out, false);
-		if (access(cl->suite, R_OK) < 0)
-			die("--suite %s: %s", cl->suite, strerror(errno));
-		for (int k = 0; k < 2; k++)
-			if (has_rounds(cl->out, k ? "B" : "A"))
-				die("-o %s: %s/results holds an earlier run's summaries (make ab removes "
-				    "them first): remove them, or give another directory", cl->out,
-				    k ? "B" : "A");
-		cl->c.runner = TI_DRIVE_SUITE;
-		cl->c.runfile = cl->suite;
-		return 0;
-	}
+	if (cl->suite)
+		return prepare_suite(cl);
 	if (cl->ncmd) {
 		prepare_cmd(cl, argv0);
 		prepare_compare(cl, argv0);
@@ -1268,68 +998,7 @@ static int prepare(struct cli *cl, const char *argv0)
 	}
 	if (cl->compile)
 		return prepare_compile(cl, argv0);
-	for (int k = 0; k < 2; k++) {
-		struct stat st;
-		if (stat(cl->pos[k], &st) < 0 || !S_ISDIR(st.st_mode))
-			die("%s: not a directory", cl->pos[k]);
-		if (!lit_dir(cl->pos[k]))
-			die("%s: no lit.site.cfg or lit.cfg (not a configured lit test directory)",
-			    cl->pos[k]);
-	}
-	if (!cl->lit && !(cl->lit = find_lit()))
-		die("no lit found (give --lit PATH; Debian: llvm-14-tools)");
-	char *vargs[] = { (char *)cl->lit, "--version", NULL };
-	if (run_quiet(vargs) != 0)
-		die("--lit %s: cannot run it ('%s --version' failed)", cl->lit, cl->lit);
-	prepare_compare(cl, argv0);
-	if (prepare_out(cl))
-		return 1;
-	cl->c.side_dir[0] = cl->pos[0];
-	cl->c.side_dir[1] = cl->pos[1];
-	cl->c.lit = cl->lit;
-	cl->c.lit_args = cl->lit_args;
-	cl->c.nlit_args = cl->nlit_args;
-	return 0;
-}
-
-/* timeit-compare's inputs for two commands: each side's summaries,
- * paired by round, and the files they ran for the identity check. */
-static void cmd_inputs(void)
-{
-	char *dir[2];
-
-	for (int k = 0; k < 2; k++)
-		if (!(dir[k] = malloc(strlen(own.rout) + 16)))
-			die("%s", strerror(ENOMEM));
-	if (own.d.c.cmd_file[0]) {
-		push(&own.cargv, &own.nc, strdup("--binaries"));
-		for (int k = 0; k < 2; k++) {
-			sprintf(dir[k], "%s/%c/bin", own.rout, "AB"[k]);
-			push(&own.cargv, &own.nc, strdup(dir[k]));
-		}
-	}
-	for (int k = 0; k < 2; k++) {
-		sprintf(dir[k], "%s/%c/results", own.rout, "AB"[k]);
-		push(&own.cargv, &own.nc, dir[k]);
-	}
-}
-
-/* timeit-compare's inputs for two trees' compiles: each side's round
- * directories and what identifies each test's compiles. */
-static void compile_inputs(const struct cli *cl)
-{
-	if (!cl->no_identity)
-		push(&own.cargv, &own.nc, strdup("--binaries"));
-	for (int k = 0; !cl->no_identity && k < 2; k++) {
-		char p[PATH_MAX];
-		snprintf(p, sizeof p, "%s/%c/bin", own.rout, "AB"[k]);
-		push(&own.cargv, &own.nc, strdup(p));
-	}
-	for (int k = 0; k < 2; k++) {
-		char p[PATH_MAX];
-		snprintf(p, sizeof p, "%s/%c/results", own.rout, "AB"[k]);
-		push(&own.cargv, &own.nc, strdup(p));
-	}
+	return prepare_lit(cl, argv0);
 }
 
 /* Whether the -C options ask timeit-compare for an export (--format csv,

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+/* ab-lit.c: timeit-ab's preparation of a lit run (lib/drive's
+ * drive-lit.c): two configured lit test directories and a lit that runs. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "record.h"
+#include "timeit-ab.h"
+
+/* Run ARGV quietly; its exit status, or -1. */
+static int run_quiet(char *const *argv)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR);
+		if (nul < 0)
+			_exit(TI_STATUS_NOT_FOUND);
+		dup2(nul, 0);
+		dup2(nul, 1);
+		dup2(nul, 2);
+		execvp(argv[0], argv);
+		_exit(TI_STATUS_NOT_FOUND);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static const char *find_lit(void)
+{
+	static char buf[PATH_MAX];
+	glob_t g;
+
+	if (findable("lit"))
+		return "lit";
+	if (findable("llvm-lit"))
+		return "llvm-lit";
+	if (glob("/usr/lib/llvm-*/build/utils/lit/lit.py", 0, NULL, &g) == 0) {
+		for (size_t i = g.gl_pathc; i-- > 0;) {
+			if (is_exec(g.gl_pathv[i])) {
+				snprintf(buf, sizeof buf, "%s", g.gl_pathv[i]);
+				globfree(&g);
+				return buf;
+			}
+		}
+		globfree(&g);
+	}
+	return NULL;
+}
+
+static bool lit_dir(const char *d)
+{
+	static const char *const cfg[] = { "lit.site.cfg", "lit.site.cfg.py", "lit.cfg", "lit.cfg.py" };
+	char p[PATH_MAX];
+
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(p, sizeof p, "%s/%s", d, cfg[i]);
+		if (access(p, F_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Two lit test directories, lit, timeit-compare and the output
+ * directory. */
+int prepare_lit(struct cli *cl, const char *argv0)
+{
+	for (int k = 0; k < 2; k++) {
+		struct stat st;
+		if (stat(cl->pos[k], &st) < 0 || !S_ISDIR(st.st_mode))
+			die("%s: not a directory", cl->pos[k]);
+		if (!lit_dir(cl->pos[k]))
+			die("%s: no lit.site.cfg or lit.cfg (not a configured lit test directory)",
+			    cl->pos[k]);
+	}
+	if (!cl->lit && !(cl->lit = find_lit()))
+		die("no lit found (give --lit PATH; Debian: llvm-14-tools)");
+	char *vargs[] = { (char *)cl->lit, "--version", NULL };
+	if (run_quiet(vargs) != 0)
+		die("--lit %s: cannot run it ('%s --version' failed)", cl->lit, cl->lit);
+	prepare_compare(cl, argv0);
+	if (prepare_out(cl))
+		return 1;
+	cl->c.side_dir[0] = cl->pos[0];
+	cl->c.side_dir[1] = cl->pos[1];
+	cl->c.lit = cl->lit;
+	cl->c.lit_args = cl->lit_args;
+	cl->c.nlit_args = cl->nlit_args;
+	return 0;
+}
