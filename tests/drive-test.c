@@ -331,6 +331,34 @@ static void many_runs(int line, enum ti_drive_schedule schedule, double every)
 	(void)!system(buf);
 }
 
+/* --resume with a runner that keeps no state: refused, nothing started
+ * or written. */
+static void resume_refused(void)
+{
+	struct ti_drive_config c;
+	struct ti_drive d;
+	char buf[128];
+
+	memset(&fake, 0, sizeof fake);
+	snprintf(fake.dir, sizeof fake.dir, "/tmp/drive-test.XXXXXX");
+	if (!mkdtemp(fake.dir)) {
+		TAP_OK(0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	ti_drive_config_init(&c);
+	c.out = fake.dir;
+	c.max = 2;
+	c.resume = true;
+	int rc = ti_drive_rounds(&d, &c, &fake_runner, (char *const *)fake_unit, 3);
+	TAP_OK(rc == -EINVAL && strstr(d.err, "cannot be resumed") && fake.starts == 0 &&
+		       rmdir(fake.dir) == 0,
+	       "--resume of a runner without state: %d '%s', %d starts, the directory left empty", rc,
+	       d.err, fake.starts);
+	ti_drive_free(&d);
+	snprintf(buf, sizeof buf, "rm -rf '%s'", fake.dir);
+	(void)!system(buf);
+}
+
 /* A stop signal ends every child running, however many: 100 at once,
  * more than a fixed table held. */
 static void stop_reaches_all(void)
@@ -546,6 +574,7 @@ int main(void)
 		many_runs(__LINE__, TI_DRIVE_DUET, 0.05);
 	else
 		tap_skip("a duet round's progress: no CPU affinity on this system");
+	resume_refused();
 	stop_reaches_all();
 	return tap_done();
 }

@@ -485,6 +485,8 @@ int ti_drive_rounds(struct ti_drive *d, const struct ti_drive_config *c,
 	d->runner = runner;
 	if ((rc = ti_drive_config_check(c, d->err, sizeof d->err)) < 0)
 		return rc;
+	if (c->resume && !runner->resumable)
+		return ti_drive_fail(d, -EINVAL, "a run of this kind keeps no state: it cannot be resumed");
 	p.rounds = c->fixed ? c->samples : c->max;
 	d->min = c->min ? c->min : ti_drive_first_look(&c->ab, c->max, c->step);
 	d->looks = c->fixed ? 1 : ti_drive_looks(d->min, c->max, c->step);
