@@ -97,6 +97,9 @@ static void usage(FILE *f)
 		"                             outputs to DIR/SIDE/scratch; a program's\n"
 		"                             compile_time (its units' sum) is compared\n"
 		"      --per-unit             --compile: compare each unit, not each program\n"
+		"  -j, --jobs N               --compile, sequential: a round in blocks of N\n"
+		"                             units, the block's compiles of one side at\n"
+		"                             once, then the other side's (default 1)\n"
 		"      --count valgrind       --compile: from round 2 on, count each unit's\n"
 		"                             instructions under valgrind too (timeit\n"
 		"                             --count-instructions=valgrind; the metric\n"
@@ -145,16 +148,22 @@ void die(const char *f, ...)
 	exit(EXIT_USAGE);
 }
 
-static unsigned posint(const char *opt, const char *s)
+/* A positive integer up to MAX. */
+static unsigned upto(const char *opt, const char *s, unsigned max)
 {
 	uint64_t v;
 	int rc = ti_parse_u64(s, &v);
 
 	if (rc == -EINVAL || (rc == 0 && v == 0))
 		die("%s: expected a positive integer, not '%s'", opt, s);
-	if (rc < 0 || v > TI_DRIVE_ROUNDS_MAX)
-		die("%s: '%s' is out of range (1 to %u)", opt, s, TI_DRIVE_ROUNDS_MAX);
+	if (rc < 0 || v > max)
+		die("%s: '%s' is out of range (1 to %u)", opt, s, max);
 	return (unsigned)v;
+}
+
+static unsigned posint(const char *opt, const char *s)
+{
+	return upto(opt, s, TI_DRIVE_ROUNDS_MAX);
 }
 
 static double number(const char *opt, const char *s, double lo, double hi)
@@ -525,6 +534,8 @@ static int parse(int argc, char **argv, struct cli *cl)
 			cl->compile = true;
 		} else if (IS("--per-unit")) {
 			cl->per_unit = true;
+		} else if (IS("-j") || IS("--jobs")) {
+			cl->c.jobs = upto(name, VALUE(), TI_DRIVE_JOBS_MAX);
 		} else if (IS("--count")) {
 			const char *s = VALUE();
 			if (strcmp(s, "valgrind") != 0)
@@ -539,7 +550,7 @@ static int parse(int argc, char **argv, struct cli *cl)
 		} else {
 			static const char *const own_options[] = {
 				"--budget", "--check", "--cmd", "--compare", "--compare-option",
-				"--compile", "--count", "--count-under", "--cpu", "--help", "--per-unit", "--lit", "--look-every", "--max-samples", "--min-samples",
+				"--compile", "--count", "--count-under", "--cpu", "--help", "--jobs", "--per-unit", "--lit", "--look-every", "--max-samples", "--min-samples",
 				"--name", "--no-identity", "--no-shell", "--order", "--output",
 				"--quiet", "--replace", "--resume", "--samples", "--schedule", "--seed", "--suite",
 				"--version" };
@@ -567,6 +578,9 @@ static int parse(int argc, char **argv, struct cli *cl)
 		die("--compile: not with %s", cl->suite ? "--suite" : "--cmd");
 	if (cl->per_unit && !cl->compile)
 		die("--per-unit: only with --compile");
+	if (cl->c.jobs > 1 && !cl->compile)
+		die("--jobs: only with --compile (runs of a benchmark side by side would slow "
+		    "each other)");
 	if (cl->count && !cl->compile)
 		die("--count: only with --compile");
 	if (cl->count_under > 0 && !cl->count)
@@ -616,7 +630,12 @@ static void choose_schedule(struct cli *cl)
 
 	if (!cl->auto_schedule)
 		return;
-	if (!ti_os_has(TI_OS_AFFINITY))
+	/* Two compilers at once slowed each other unevenly: an A/A pair's
+	 * spread of ln(B/A) a round was 18-33 % in duets and 2-8 % in
+	 * sequential rounds (CTMark, docs/compile-time.md). */
+	if (cl->compile)
+		cl->why_sequential = "two compilers at once slow each other";
+	else if (!ti_os_has(TI_OS_AFFINITY))
 		cl->why_sequential = "this system cannot pin a process to a CPU";
 	else if (n == 0 && ti_os_get_affinity(&all) < 0)
 		cl->why_sequential = "which CPUs it may run on is not known";

@@ -100,6 +100,54 @@ static int sequential(struct ti_drive *d, struct ti_drive_round *rd, double star
 	return 0;
 }
 
+/* A sequential round in blocks of W pairs (W units: the runner lays a
+ * sequential round out a pair at a time, the round's first side first):
+ * the block's first-side runs at once, then its second side's, so that
+ * the units a run shares the machine with are the same on both sides and
+ * no A runs beside a B. */
+static int blocks(struct ti_drive *d, struct ti_drive_round *rd, size_t w, double start)
+{
+	struct ti_drive_job **go = calloc(w, sizeof *go);
+	int rc = 0;
+
+	if (!go)
+		return ti_drive_fail(d, -ENOMEM, "%s", strerror(ENOMEM));
+	for (size_t i = 0; i < rd->n && rc == 0; i += 2 * w) {
+		size_t end = i + 2 * w < rd->n ? i + 2 * w : rd->n;
+		for (size_t half = 0; half < 2 && rc == 0; half++) {
+			size_t ngo = 0;
+			for (size_t k = i + half; k < end; k += 2)
+				if (rd->jobs[k].argv)
+					go[ngo++] = &rd->jobs[k];
+			int st = ngo ? ti_drive_child_start(go, ngo) : 0;
+			if (st == -EINTR) {
+				undo(d, rd, end);
+				i = rd->n;
+				break;
+			}
+			if (st < 0) {
+				rc = ti_drive_fail(d, st, "%s: cannot start: %s", go[0]->argv[0],
+						   strerror(-st));
+				break;
+			}
+			for (size_t k = 0; k < ngo; k++) {
+				ti_drive_child_wait(go[k]);
+				record(d, go[k], start);
+				ended(d, rd, start);
+			}
+			if (cut()) {
+				undo(d, rd, end);
+				i = rd->n;
+				break;
+			}
+			for (size_t k = 0; k < ngo && d->runner->done; k++)
+				d->runner->done(d, go[k]);
+		}
+	}
+	free(go);
+	return rc;
+}
+
 /* A duet round under way: the slots (CPU set pairs) and their pairs. */
 struct duet {
 	size_t slots;
@@ -225,7 +273,12 @@ int ti_drive_schedule_run(struct ti_drive *d, struct ti_drive_round *rd, double 
 	if (rd->deadline > 0 && (rc = ti_drive_child_deadline(rd->deadline)) < 0)
 		return ti_drive_fail(d, rc, "the budget's timer: %s", strerror(-rc));
 	rd->said = ti_drive_now();
-	rc = slots ? duet(d, rd, slots, start) : sequential(d, rd, start);
+	if (slots)
+		rc = duet(d, rd, slots, start);
+	else if (d->c.jobs > 1)
+		rc = blocks(d, rd, d->c.jobs, start);
+	else
+		rc = sequential(d, rd, start);
 	rd->cut = rd->deadline > 0 && ti_drive_child_expired() && !d->stop_signal;
 	ti_drive_child_deadline(0);
 	return rc;

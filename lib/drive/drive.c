@@ -93,6 +93,12 @@ int ti_drive_config_check(const struct ti_drive_config *c, char *err, size_t len
 	if (!(c->budget >= 0 && c->budget <= TI_DRIVE_BUDGET_MAX))
 		return snprintf(err, len, "--budget: out of range (0 to %.0f seconds)",
 				TI_DRIVE_BUDGET_MAX), -EINVAL;
+	if (c->jobs > TI_DRIVE_JOBS_MAX)
+		return snprintf(err, len, "--jobs: %u is out of range (1 to %u)", c->jobs,
+				TI_DRIVE_JOBS_MAX), -EINVAL;
+	if (c->jobs > 1 && c->schedule == TI_DRIVE_DUET)
+		return snprintf(err, len, "--jobs: only with --schedule sequential (a duet runs "
+				"each unit's A and B together)"), -EINVAL;
 	if (c->schedule == TI_DRIVE_DUET) {
 		if (c->ncpus < 2)
 			return snprintf(err, len, "--schedule duet: needs two CPUs, one for A and one "

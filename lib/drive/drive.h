@@ -38,6 +38,8 @@ enum ti_drive_runner_kind { TI_DRIVE_LIT, TI_DRIVE_SUITE, TI_DRIVE_CMD, TI_DRIVE
  * what the verdict engine's looks allow. */
 #define TI_DRIVE_BUDGET_MAX 31536000.0
 #define TI_DRIVE_ROUNDS_MAX 1000u
+/* The most units of a side run at once (--jobs). */
+#define TI_DRIVE_JOBS_MAX 1024u
 
 /* Why a test's sampling stopped (the rounds table's words). */
 enum ti_drive_stop {
@@ -78,6 +80,9 @@ struct ti_drive_config {
 	const char *side_dir[2];	/* lit: the test directories A, B; compile: the build
 					 * trees (their compile_commands.json) */
 	bool per_unit;		/* compile: a test a unit, not a program */
+	unsigned jobs;		/* compile, sequential: a round in blocks of this many
+				 * units, the block's runs of one side at once, then the
+				 * other side's (0, 1: a run at a time) */
 	bool no_identity;	/* compile: no identity check (an A/A check of the noise) */
 	double count_under;	/* compile: from round 2 on, count the instructions of
 				 * the units whose round-1 compiles took under this
