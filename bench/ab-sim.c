@@ -1179,6 +1179,10 @@ static void table_mixed(size_t nsuites)
 		}
 	}
 	printf("\n");
+	free(v);
+	suite_free(&s);
+}
+
 /* ---- the drive's plan of looks --------------------------------------------- */
 
 /* timeit-ab's sequential rule as lib/drive runs it: looks at round MIN,
