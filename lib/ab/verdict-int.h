@@ -45,6 +45,8 @@ struct ti_ab_scratch {
 struct ti_ab_alt {
 	double p, est, lo, hi, level, eq_lo, eq_hi;
 	const char *test;
+	double var;		/* Student's t: the log-ratios' variance (at least the
+				 * resolution's), on n - 1 degrees of freedom; NAN: other */
 };
 
 /* verdict.c: a row and its words. */
@@ -130,6 +132,15 @@ void ti_ab_measure_choose(struct ti_ab_result *res, const struct ti_ab_config *c
  * side has no positive value. */
 double ti_ab_measure_floor(const struct ti_ab_bench *x, const struct ti_ab_bench *y,
 			   const struct ti_ab_config *c, struct ti_ab_scratch *s);
+
+/* verdict-moderate.c: few pairs, many benchmarks. */
+
+/* Replace the t alternative (ALTS) of each PENDING row of RES with
+ * C->moderate_from to C->moderate pairs by Smyth's moderated t at ALPHA,
+ * when at least C->moderate_min such rows give the prior of the
+ * variances.  0 or -ENOMEM. */
+int ti_ab_moderate(struct ti_ab_result *res, const struct ti_ab_config *c, double alpha,
+		   const bool *pending, struct ti_ab_alt *alts);
 
 /* verdict-decide.c: significance, the gate and equivalence. */
 

@@ -110,7 +110,16 @@ static int measure_paired(struct ti_ab_row *r, const struct ti_ab_config *c, dou
 		    (rc = ti_stats_t1(s->d, np, trim, fl, 2 * alpha, &at, &aeq)) < 0)
 			return rc;
 		*alt = (struct ti_ab_alt){ fmin(1, at.p / k), ah.shift, ah.lo, ah.hi, ah.level, aeq.lo, aeq.hi,
-				     trim > 0 ? "Yuen" : "t" };
+				     trim > 0 ? "Yuen" : "t", NAN };
+		if (trim == 0 && np >= 2) {
+			/* Student's variance, for the moderated t
+			 * (verdict-moderate.c): at least the resolution's,
+			 * as the t's own. */
+			double ss = 0;
+			for (size_t i = 0; i < np; i++)
+				ss += (s->d[i] - ah.shift) * (s->d[i] - ah.shift);
+			alt->var = fmax(ss / (double)(np - 1), fl * fl);
+		}
 	}
 		/* fall through */
 	default:

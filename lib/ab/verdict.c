@@ -41,6 +41,9 @@ void ti_ab_config_init(struct ti_ab_config *c)
 	c->unpaired_test = TI_AB_WELCH_HSU;
 	c->geo = TI_AB_GEO_ROUND;
 	c->t_share = 0.8;
+	c->moderate_from = TI_AB_MODERATE_FROM;
+	c->moderate = TI_AB_MODERATE_PAIRS;
+	c->moderate_min = TI_AB_MODERATE_MIN;
 	c->seed = 1;
 	c->reps = 10000;
 }
