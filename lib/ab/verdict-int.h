@@ -2,7 +2,8 @@
 /* verdict-int.h: what the files of the verdict share.  verdict-run.c takes
  * a row through them in this order: its runs counted (verdict.c) and
  * its code classified (verdict-code.c), its rounds paired
- * (verdict-pair.c), its test and intervals (verdict-measure.c), the
+ * (verdict-pair.c), its test and intervals (verdict-measure.c; with few
+ * pairs, the suite's moderated t: verdict-moderate.c), the
  * adjustment across the benchmarks (verdict-adjust.c), its verdict
  * (verdict-decide.c); then the suite's geometric mean
  * (verdict-geomean.c).  verdict.c holds what they all use.  This header

@@ -3,7 +3,8 @@
  * suite's geometric mean (verdict.h; the method is timeit-compare(1),
  * STATISTICS).  In short: pair the rounds when both sides have the same
  * ones (verdict-pair.c); test the log-ratios and estimate them with the
- * interval the test gives (verdict-measure.c); control the false
+ * interval the test gives (verdict-measure.c), with 3 pairs the t
+ * moderated by the suite's variances (verdict-moderate.c); control the false
  * discovery rate across benchmarks (verdict-adjust.c); call a change only
  * when it is significant and its estimate beyond the gate, and
  * "unchanged" only when the equivalence interval lies within the gate
