@@ -17,7 +17,8 @@
  * noise: one at x0.4 or x2.7 (--suites N each), A/A (--aa N runs) and
  * +5 % with at most 10 rounds; --plan MIN STEP MAX even|pocock|obf that
  * plan alone, --moderate PAIRS with the moderated t for rows of at most
- * PAIRS pairs, --cut R with the budget ending its runs after round R.)
+ * PAIRS pairs, --cut R with the budget ending its runs after round R,
+ * --model NAME under that model, one of table moderate's.)
  *
  * (--table moderate, not part of all: the moderated t at the first looks
  * against today's plan, model by model, as --table looks; and the
@@ -1213,13 +1214,17 @@ static size_t looks_of(unsigned min, unsigned max, unsigned step)
 	return n ? n : 1;
 }
 
+static const struct model *mod_model(const char *name);
+
 /* Suite SEED of 129 benchmarks at 3 % shared (A_i and B_i alike) + 2 %
- * own noise; the first NCHANGED of them B at x FACTOR. */
+ * own noise (--model NAME: under that model, table moderate's names
+ * too); the first NCHANGED of them B at x FACTOR. */
 static void generate_target(struct suite *s, double factor, size_t nchanged, uint64_t seed)
 {
 	static const struct model m = { "target", "shared 3 % + own 2 %", 0.02, 0.03, 0, 0, 0, 0,
 					0, 0, false, 0, 0, 0, 0 };
-	generate(s, &m, 0, seed);
+	const struct model *o = only_model ? mod_model(only_model) : NULL;
+	generate(s, o ? o : &m, 0, seed);
 	for (size_t k = 0; k < nchanged && k < s->nb; k++) {
 		s->shifted[k] = true;
 		for (size_t i = 0; i < s->ns; i++)

@@ -621,6 +621,28 @@ static void test_moderate(void)
 	       fabs(r.rows[0].hi - (-0.49265615265608327 + q * se)) < 1e-12,
 	       "its interval on d0 + 2 degrees of freedom: %.6f..%.6f", r.rows[0].lo, r.rows[0].hi);
 	ti_ab_result_free(&r);
+	/* x2 run on to 5 pairs, the last two far off: the prior is from the
+	 * first 3 pairs of every row, the rounds they all had at the first
+	 * look, so x0's test is the same. */
+	{
+		static const double a2x[] = { 0.50, 0.51, 0.495, 0.50, 0.50, 0 };
+		static const double b2x[] = { 0.60, 0.45, 0.55, 0.90, 0.30, 0 };
+		struct ti_ab_set a5 = { 0 }, b5 = { 0 };
+		side(&a5, "x0", a0, 0, NULL, 0, NULL);
+		side(&b5, "x0", b0, 0, NULL, 0, NULL);
+		side(&a5, "x1", a1, 0, NULL, 0, NULL);
+		side(&b5, "x1", b1, 0, NULL, 0, NULL);
+		side(&a5, "x2", a2x, 0, NULL, 0, NULL);
+		side(&b5, "x2", b2x, 0, NULL, 0, NULL);
+		ti_ab_verdict_run(&c, &a5, &b5, NULL, NULL, &r);
+		TAP_OK(strcmp(r.rows[0].test, "moderated t") == 0 &&
+		       fabs(r.rows[0].p / 1.1090763276627837e-04 - 1) < 1e-9 &&
+		       strcmp(r.rows[2].test, "t") == 0 && r.rows[2].n_a == 5,
+		       "a row of 5 pairs lends its first 3 to the prior: p %.17g", r.rows[0].p);
+		ti_ab_result_free(&r);
+		ti_ab_set_free(&a5);
+		ti_ab_set_free(&b5);
+	}
 	/* 2 pairs are not moderated (from 3), nor are rows beyond 3 pairs. */
 	c.moderate_from = 4;
 	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);

@@ -46,8 +46,10 @@ struct ti_ab_scratch {
 struct ti_ab_alt {
 	double p, est, lo, hi, level, eq_lo, eq_hi;
 	const char *test;
-	double var;		/* Student's t: the log-ratios' variance (at least the
-				 * resolution's), on n - 1 degrees of freedom; NAN: other */
+	double var;		/* Student's t: the variance of the log-ratios of the
+				 * first VAR_N pairs (at least their resolution's), on
+				 * VAR_N - 1 degrees of freedom; NAN: other */
+	size_t var_n;		/* the pairs, up to C->moderate */
 };
 
 /* verdict.c: a row and its words. */
