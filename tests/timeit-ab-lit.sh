@@ -28,7 +28,7 @@ put() {
 }
 
 # By default the first look is at round 3 (the t has no floor, and a
-# suite of 20 or more moderates it there; alone, 2 degrees of freedom
+# suite of 40 or more moderates it there; alone, 2 degrees of freedom
 # are enough for a part-in-a-thousand noise): a test twice as slow on B in
 # every round is decided there.
 mkbuild "$tmp/first/a" A 1.0

@@ -119,7 +119,7 @@ grep -Eq '^same +1  same binary$' auto.out || fail "same.test not decided after 
 grep -Eq '^slow +[34]  (decided|max samples)$' auto.out || fail "slow.test stopped early"
 
 # By default the first look is at round 3 (the t has no floor; a suite
-# of 20 or more moderates it there): slow.test (+100 % in every round)
+# of 40 or more moderates it there): slow.test (+100 % in every round)
 # is decided there or at the last of at most 4, under a loaded lane's
 # noise (tests/timeit-ab-lit.sh checks round 3 on made-up times).
 "$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/auto2" --max-samples 4 -q -C --no-color \

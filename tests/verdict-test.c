@@ -597,13 +597,13 @@ static void test_moderate(void)
 	side(&a, "x2", a2, 0, NULL, 0, NULL);
 	side(&b, "x2", b2, 0, NULL, 0, NULL);
 	ti_ab_config_init(&c);
-	TAP_OK(c.moderate_from == 3 && c.moderate == 3 && c.moderate_min == 20,
-	       "moderated at 3 pairs, from 20 benchmarks, by default");
-	/* Below the fewest benchmarks: Student's t, as before. */
+	TAP_OK(c.moderate_from == 3 && c.moderate == 3 && c.moderate_min == 40,
+	       "moderated at 3 pairs, from 40 benchmarks, by default");
+	/* Below the fewest benchmarks (40): Student's t, as before. */
 	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
 	TAP_OK(r.n == 3 && strcmp(r.rows[0].test, "t") == 0 && strcmp(r.rows[1].test, "t") == 0 &&
 	       r.rows[0].p > 1.1090763276627837e-04 * 10 && r.nnotes == 0,
-	       "3 benchmarks, under 20: the t (p %.6g)", r.rows[0].p);
+	       "3 benchmarks, under 40: the t (p %.6g)", r.rows[0].p);
 	double eq_lo = r.rows[0].eq_lo, eq_hi = r.rows[0].eq_hi;
 	ti_ab_result_free(&r);
 	c.moderate_min = 3;
