@@ -9,14 +9,20 @@
  * Markdown table per question:
  *
  *   ab-sim [--suites N] [--samples N] [--compare PATH] [--quick]
- *          [--table rules|geomean|sequential|aa|pairing|geostop|mixed|unchanged|looks|all]
+ *          [--table rules|geomean|sequential|aa|pairing|geostop|mixed|unchanged|looks|moderate|all]
  *          [--aa N]
  *
  * (--table looks, not part of all: timeit-ab's plans of looks, first
  * look, step and spending, on 129 benchmarks at 3 % shared + 2 % own
  * noise: one at x0.4 or x2.7 (--suites N each), A/A (--aa N runs) and
  * +5 % with at most 10 rounds; --plan MIN STEP MAX even|pocock|obf that
- * plan alone, --cut R with the budget ending its runs after round R.)
+ * plan alone, --moderate PAIRS with the moderated t for rows of at most
+ * PAIRS pairs, --cut R with the budget ending its runs after round R,
+ * --model NAME under that model, one of table moderate's.)
+ *
+ * (--table moderate, not part of all: the moderated t at the first looks
+ * against today's plan, model by model, as --table looks; and the
+ * fewest benchmarks its prior needs.)
  *
  * (--table aa, not part of all: the default rule's A/A rate from N A/A
  * suites a model, 5000 by default; --aa-from K starts its suites at seed
@@ -1202,6 +1208,8 @@ struct plan_sim {
 	unsigned min, step, max;
 	enum ti_ab_spend spend;
 	unsigned cut;		/* the budget ends the run after this round (0: never) */
+	unsigned moderate;	/* the moderated t for rows of at most this many pairs
+				 * (0: never, the rule before it) */
 };
 
 /* The looks of the plan: lib/drive's ti_drive_looks. */
@@ -1214,13 +1222,17 @@ static size_t looks_of(unsigned min, unsigned max, unsigned step)
 	return n ? n : 1;
 }
 
+static const struct model *mod_model(const char *name);
+
 /* Suite SEED of 129 benchmarks at 3 % shared (A_i and B_i alike) + 2 %
- * own noise; the first NCHANGED of them B at x FACTOR. */
+ * own noise (--model NAME: under that model, table moderate's names
+ * too); the first NCHANGED of them B at x FACTOR. */
 static void generate_target(struct suite *s, double factor, size_t nchanged, uint64_t seed)
 {
 	static const struct model m = { "target", "shared 3 % + own 2 %", 0.02, 0.03, 0, 0, 0, 0,
 					0, 0, false, 0, 0, 0, 0 };
-	generate(s, &m, 0, seed);
+	const struct model *o = only_model ? mod_model(only_model) : NULL;
+	generate(s, o ? o : &m, 0, seed);
 	for (size_t k = 0; k < nchanged && k < s->nb; k++) {
 		s->shifted[k] = true;
 		for (size_t i = 0; i < s->ns; i++)
@@ -1257,6 +1269,7 @@ static bool drive_sim(const struct plan_sim *p, const struct suite *s, size_t *s
 		c.looks = (unsigned)looks;
 		c.look = (unsigned)++k;
 		c.spend = p->spend;
+		c.moderate = p->moderate;
 		for (size_t b = 0; b < nb; b++)
 			if (active[b])
 				stop[b] = r;
@@ -1284,6 +1297,7 @@ static bool drive_sim(const struct plan_sim *p, const struct suite *s, size_t *s
 	c.looks = (unsigned)looks;
 	c.look = (unsigned)k;
 	c.spend = p->spend;
+	c.moderate = p->moderate;
 	if (end > last) {
 		c.look = (unsigned)k + 1;
 		c.last = true;
@@ -1376,6 +1390,181 @@ static void table_looks(size_t nsuites, size_t naa, const struct plan_sim *plans
 	free(stop);
 	free(v);
 	suite_free(&s);
+}
+
+/* ---- the moderated t at the first looks ------------------------------------ */
+
+/* Models for the moderated t beyond the list: the target of the plan of
+ * looks, and own noise that differs tenfold between the benchmarks (a
+ * noisy benchmark shrunk toward a quiet suite is the moderated t's risk). */
+static const struct model mod_extra[] = {
+	{ "target", "shared 3 % + own 2 %", 0.02, 0.03, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0 },
+	{ "cv0.5-5", "own noise 0.5-5 % per benchmark", 0.005, 0, 0, 0, 0, 0, 0, 0, false, 0, 0,
+	  0.05, 0 },
+	{ "cv1-15", "own noise 1-15 % per benchmark, 3 % shared", 0.01, 0.03, 0, 0, 0, 0, 0, 0,
+	  false, 0, 0, 0.15, 0 },
+};
+static const char *const mod_models[] = { "target", "cv2", "cv15", "outliers", "bimodal", "drift",
+					  "short", "vm", "anti0.87", "spread0.3", "all", "roundload",
+					  "cv0.5-5", "cv1-15" };
+
+static const struct model *mod_model(const char *name)
+{
+	for (size_t i = 0; i < sizeof mod_extra / sizeof mod_extra[0]; i++)
+		if (strcmp(mod_extra[i].name, name) == 0)
+			return &mod_extra[i];
+	for (size_t i = 0; i < NMODELS; i++)
+		if (strcmp(models[i].name, name) == 0)
+			return &models[i];
+	return NULL;
+}
+
+/* Suite SEED of S->nb benchmarks under M, the first NCHANGED with B at
+ * x FACTOR. */
+static void generate_model(struct suite *s, const struct model *m, double factor, size_t nchanged,
+			   uint64_t seed)
+{
+	generate(s, m, 0, seed);
+	for (size_t k = 0; k < nchanged && k < s->nb; k++) {
+		s->shifted[k] = true;
+		for (size_t i = 0; i < s->ns; i++)
+			s->b[k * s->ns + i] *= factor;
+	}
+}
+
+/* Today's plan against the moderated t's, model by model: 129
+ * benchmarks, one at x0.4 and one at x2.7 (NSUITES each: the share
+ * called right by round 2 and 3, and by the end), the A/A rate of the
+ * whole run over NAA suites (Wilson 95 % upper bound), +5 % power (10 of
+ * 129, at most 10 rounds). */
+static void table_moderate(size_t nsuites, size_t naa)
+{
+	static const struct plan_sim plans[] = {
+		{ 4, 6, 30, TI_AB_SPEND_EVEN, 0, 0 },
+		{ 3, 6, 30, TI_AB_SPEND_EVEN, 0, TI_AB_MODERATE_PAIRS },
+		{ 3, 7, 30, TI_AB_SPEND_EVEN, 0, TI_AB_MODERATE_PAIRS },
+		{ 3, 6, 30, TI_AB_SPEND_EVEN, 0, 30 },
+	};
+	static const char *const plan_name[] = { "before: 4, 6, 30, t", "3, 6, 30, moderated at 3 pairs",
+						 "3, 7, 30, moderated at 3 pairs",
+						 "3, 6, 30, moderated at 3-30 pairs" };
+	struct suite s = { 129, 30, NULL, NULL, NULL };
+	size_t *stop = xmalloc(s.nb * sizeof *stop);
+	int *v = xmalloc(s.nb * sizeof *v);
+
+	suite_alloc(&s, 30);
+	printf("## The moderated t at the first looks: 129 benchmarks, one at x0.4 and one at "
+	       "x2.7 (%zu suites each), %zu A/A suites, +5 %% in 10 (%zu suites, at most 10 "
+	       "rounds)\n\n", nsuites, naa, nsuites);
+	printf("| model | plan (first, step, max; test) | x0.4 by round 2 / 3 / end | "
+	       "x2.7 by round 2 / 3 / end | A/A runs with a call (Wilson 95 %% upper) | "
+	       "+5 %% power, max 10 |\n");
+	printf("|:---|:---|---:|---:|---:|---:|\n");
+	for (size_t mi = 0; mi < sizeof mod_models / sizeof mod_models[0]; mi++) {
+		const struct model *m = mod_model(mod_models[mi]);
+		if (only_model && strcmp(only_model, m->name) != 0)
+			continue;
+		for (size_t pi = 0; pi < sizeof plans / sizeof plans[0]; pi++) {
+			const struct plan_sim *p = &plans[pi];
+			size_t by[2][3] = { { 0 } }, fp = 0, pw = 0, pn = 0;
+			static const double fac[2] = { 0.4, 2.7 };
+			for (int f = 0; f < 2; f++) {
+				for (size_t k = 0; k < nsuites; k++) {
+					generate_model(&s, m, fac[f], 1, 0x300c0000u + 7919u * (size_t)f + k);
+					drive_sim(p, &s, stop, v);
+					bool ok = v[0] == (f ? V_REGRESSED : V_IMPROVED);
+					by[f][0] += ok && stop[0] <= 2;
+					by[f][1] += ok && stop[0] <= 3;
+					by[f][2] += ok;
+				}
+			}
+			for (size_t k = 0; k < naa; k++) {
+				generate_model(&s, m, 1, 0, 0x300a0000u + k);
+				fp += drive_sim(p, &s, stop, v);
+			}
+			struct plan_sim p10 = *p;
+			p10.max = 10;
+			for (size_t k = 0; k < nsuites; k++) {
+				generate_model(&s, m, 1.05, NSHIFTED, 0x300b0000u + k);
+				drive_sim(&p10, &s, stop, v);
+				for (size_t b = 0; b < NSHIFTED; b++, pn++)
+					pw += v[b] == V_REGRESSED;
+			}
+			double lo, hi;
+			wilson(fp, naa, &lo, &hi);
+			printf("| %s | %s |", m->name, plan_name[pi]);
+			for (int f = 0; f < 2; f++)
+				printf(" %.0f / %.0f / %.0f %% |", 100.0 * (double)by[f][0] / (double)nsuites,
+				       100.0 * (double)by[f][1] / (double)nsuites,
+				       100.0 * (double)by[f][2] / (double)nsuites);
+			printf(" %.1f %% (%.1f %%) | %.1f %% |\n", 100.0 * (double)fp / (double)naa,
+			       100 * hi, 100.0 * (double)pw / (double)pn);
+			fflush(stdout);
+		}
+	}
+	printf("\n");
+	free(stop);
+	free(v);
+	suite_free(&s);
+}
+
+/* The fewest benchmarks for the prior, and the fewest pairs: one look
+ * (the first of 6, alpha 0.05 / 6) at 2 and 3 pairs, suites of 3 to 129
+ * benchmarks, every row moderated from 2 pairs; the share of
+ * A/A suites with a call under the moderated t and under the t, and of
+ * suites whose x0.4 benchmark is called improved (NSUITES each). */
+static void table_moderate_min(size_t nsuites)
+{
+	static const size_t sizes[] = { 3, 5, 10, 20, 40, 129 };
+	static const char *const names[] = { "target", "outliers", "vm", "all", "cv1-15" };
+	int *v = xmalloc(129 * sizeof *v);
+
+	printf("## The moderated t's prior: suite size at the first look (1 of 6), %zu suites a "
+	       "cell\n\n", nsuites);
+	printf("| model | benchmarks | pairs | A/A suites with a call: moderated / t | "
+	       "x0.4 called: moderated / t |\n");
+	printf("|:---|---:|---:|---:|---:|\n");
+	for (size_t mi = 0; mi < sizeof names / sizeof names[0]; mi++) {
+		const struct model *m = mod_model(names[mi]);
+		if (only_model && strcmp(only_model, m->name) != 0)
+			continue;
+		for (size_t zi = 0; zi < sizeof sizes / sizeof sizes[0]; zi++) {
+			for (size_t np = 2; np <= 3; np++) {
+				struct suite s = { sizes[zi], np, NULL, NULL, NULL };
+				size_t fp[2] = { 0 }, hit[2] = { 0 };
+				suite_alloc(&s, np);
+				for (int mod = 0; mod < 2; mod++) {
+					struct ti_ab_config c;
+					ti_ab_config_init(&c);
+					c.looks = 6;
+					c.look = 1;
+					c.moderate = mod ? 0 : TI_AB_MODERATE_PAIRS;
+					c.moderate_from = 2;
+					c.moderate_min = 2;
+					for (size_t k = 0; k < nsuites; k++) {
+						bool any = false;
+						generate_model(&s, m, 1, 0, 0x310a0000u + k);
+						run_library(&c, &s, NULL, v, NULL);
+						for (size_t b = 0; b < s.nb; b++)
+							any |= v[b] == V_REGRESSED || v[b] == V_IMPROVED;
+						fp[mod] += any;
+						generate_model(&s, m, 0.4, 1, 0x310c0000u + k);
+						run_library(&c, &s, NULL, v, NULL);
+						hit[mod] += v[0] == V_IMPROVED;
+					}
+				}
+				printf("| %s | %zu | %zu | %.1f / %.1f %% | %.0f / %.0f %% |\n", m->name,
+				       sizes[zi], np, 100.0 * (double)fp[0] / (double)nsuites,
+				       100.0 * (double)fp[1] / (double)nsuites,
+				       100.0 * (double)hit[0] / (double)nsuites,
+				       100.0 * (double)hit[1] / (double)nsuites);
+				fflush(stdout);
+				suite_free(&s);
+			}
+		}
+	}
+	printf("\n");
+	free(v);
 }
 
 /* ---- "unchanged" from few pairs -------------------------------------------- */
@@ -1516,6 +1705,9 @@ int main(int argc, char **argv)
 			}
 			one_plan.spend = (enum ti_ab_spend)sp;
 			i += 4;
+		} else if (strcmp(argv[i], "--moderate") == 0 && i + 1 < argc) {
+			one_plan.moderate = (unsigned)number(argv[i], argv[i + 1]);
+			i++;
 		} else if (strcmp(argv[i], "--cut") == 0 && i + 1 < argc) {
 			one_plan.cut = (unsigned)number(argv[i], argv[i + 1]);
 			i++;
@@ -1523,8 +1715,8 @@ int main(int argc, char **argv)
 			suites = 20;
 		else {
 			fprintf(stderr, "usage: ab-sim [--suites N] [--samples N] [--compare PATH] "
-					"[--quick] [--table rules|geomean|sequential|aa|pairing|geostop|mixed|unchanged|looks|all] "
-					"[--sequential MIN STEP MAX] [--plan MIN STEP MAX SPEND] [--cut R] [--aa N] [--aa-from K] [--model NAME] "
+					"[--quick] [--table rules|geomean|sequential|aa|pairing|geostop|mixed|unchanged|looks|moderate|all] "
+					"[--sequential MIN STEP MAX] [--plan MIN STEP MAX SPEND] [--moderate PAIRS] [--cut R] [--aa N] [--aa-from K] [--model NAME] "
 					"[--t-share F] [--unpaired] [--unpaired-test welch|hsu|yuen|bm|mw] "
 					"[--same F]\n");
 			return 2;
@@ -1553,12 +1745,16 @@ int main(int argc, char **argv)
 		table_looks(suites, aa, &one_plan, 1);
 	else if (strcmp(table, "looks") == 0) {
 		static const struct plan_sim plans[] = {
-			{ 2, 6, 30, TI_AB_SPEND_EVEN, 0 }, { 3, 6, 30, TI_AB_SPEND_EVEN, 0 },
-			{ 4, 6, 30, TI_AB_SPEND_EVEN, 0 }, { 2, 6, 30, TI_AB_SPEND_POCOCK, 0 },
-			{ 3, 6, 30, TI_AB_SPEND_POCOCK, 0 }, { 4, 6, 30, TI_AB_SPEND_POCOCK, 0 },
-			{ 3, 6, 30, TI_AB_SPEND_OBF, 0 },
+			{ 2, 6, 30, TI_AB_SPEND_EVEN, 0, 0 }, { 3, 6, 30, TI_AB_SPEND_EVEN, 0, 0 },
+			{ 4, 6, 30, TI_AB_SPEND_EVEN, 0, 0 }, { 2, 6, 30, TI_AB_SPEND_POCOCK, 0, 0 },
+			{ 3, 6, 30, TI_AB_SPEND_POCOCK, 0, 0 }, { 4, 6, 30, TI_AB_SPEND_POCOCK, 0, 0 },
+			{ 3, 6, 30, TI_AB_SPEND_OBF, 0, 0 },
 		};
 		table_looks(suites, aa, plans, sizeof plans / sizeof plans[0]);
+	}
+	if (strcmp(table, "moderate") == 0) {
+		table_moderate_min(suites * 5);
+		table_moderate(suites, aa);
 	}
 	if (strcmp(table, "pairing") == 0) {
 		table_target(suites);

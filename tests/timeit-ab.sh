@@ -118,13 +118,13 @@ grep -Eq '^same(\.test)? .* unchanged +same binary' auto.out || fail "same.test 
 grep -Eq '^same +1  same binary$' auto.out || fail "same.test not decided after round 1"
 grep -Eq '^slow +[34]  (decided|max samples)$' auto.out || fail "slow.test stopped early"
 
-# By default the first look is at round 4 (the t has no floor, but 3
-# degrees of freedom before it can pass a suite's adjustment): slow.test
-# (+100 % in every round) is decided there, the last of at most 4
-# (tests/timeit-ab-lit.sh checks round 4 on made-up times).
+# By default the first look is at round 3 (the t has no floor; a suite
+# of 40 or more moderates it there): slow.test (+100 % in every round)
+# is decided there or at the last of at most 4, under a loaded lane's
+# noise (tests/timeit-ab-lit.sh checks round 3 on made-up times).
 "$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/auto2" --max-samples 4 -q -C --no-color \
 	"$tmp/a" "$tmp/b" > auto2.out || true
-grep -Eq '^slow +4  (decided|max samples)$' auto2.out || fail "slow.test: $(cat auto2.out)"
+grep -Eq '^slow +[34]  (decided|max samples)$' auto2.out || fail "slow.test: $(cat auto2.out)"
 
 # From the build tree, timeit-ab finds the tree's timeit-compare.
 PATH=/usr/bin:/bin "$ab" --schedule sequential --lit "$lit" -o "$tmp/tree" -n 2 -q -C --no-color "$tmp/a" "$tmp/b" > tree.out 2> tree.err || true

@@ -7,12 +7,14 @@
  * its edge, failures, identity, --looks and the geometric mean. */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "read.h"
+#include "stats.h"
 #include "tap.h"
 #include "verdict.h"
 
@@ -545,6 +547,116 @@ static void test_looks(void)
 	}
 }
 
+/* Smyth's moderated t (verdict-moderate.c).  Reference values from
+ * mpmath at 30 digits (limma's fitFDist and the moderated t written out
+ * anew: digamma, trigamma, its inverse by bisection, the regularised
+ * incomplete beta).  Four variances 0.5, 1, 2, 4 on 9 degrees of
+ * freedom: s0^2 1.2527836115644573, d0 4.5352215806153883; 1e-4, 4e-4,
+ * 9e-4 on 1, 2, 3: their spread is no more than their degrees of freedom
+ * make it, d0 infinite and s0^2 6.9126808389031524e-4, their geometric
+ * mean after the bias of ln s^2.  Three benchmarks of 3 pairs:
+ *   x0: A 1.00 1.02 0.99, B 0.61 0.64 0.59 (x0.61)
+ *   x1: A 2.00 2.04 1.98, B 2.01 2.03 2.00
+ *   x2: A 0.50 0.51 0.495, B 0.60 0.45 0.55
+ * log-ratio variances 6.6489e-4, 5.7934e-5, 0.025602 give s0^2
+ * 3.1910068863896594e-4 on d0 0.77190996253583059; x0's moderated t
+ * -35.785097197771375 on 2.7719099625358306 degrees of freedom, p
+ * 8.8726106213022699e-05 (spent at 0.8: 1.1090763276627837e-04); x1 p
+ * 0.64703342519767831.  Student's t on x0 alone: 2 degrees of freedom. */
+static void test_moderate(void)
+{
+	static const double v0[] = { 0.5, 1, 2, 4 }, f0[] = { 9, 9, 9, 9 };
+	static const double v1[] = { 1e-4, 4e-4, 9e-4 }, f1[] = { 1, 2, 3 };
+	static const double a0[] = { 1.00, 1.02, 0.99, 0 }, b0[] = { 0.61, 0.64, 0.59, 0 };
+	static const double a1[] = { 2.00, 2.04, 1.98, 0 }, b1[] = { 2.01, 2.03, 2.00, 0 };
+	static const double a2[] = { 0.50, 0.51, 0.495, 0 }, b2[] = { 0.60, 0.45, 0.55, 0 };
+	struct ti_ab_set a = { 0 }, b = { 0 };
+	struct ti_ab_config c;
+	struct ti_ab_result r;
+	double s0sq = 0, d0 = 0;
+
+	TAP_OK(fabs(ti_stats_digamma(0.5) + 1.9635100260214235) < 1e-12 &&
+	       fabs(ti_stats_digamma(7.25) - 1.9104535268837360) < 1e-12 &&
+	       fabs(ti_stats_trigamma(0.5) - 4.9348022005446793) < 1e-12 &&
+	       fabs(ti_stats_trigamma(7.25) - 0.14787923315893217) < 1e-12 &&
+	       fabs(ti_stats_trigamma_inverse(ti_stats_trigamma(2.5)) / 2.5 - 1) < 1e-9 &&
+	       isnan(ti_stats_digamma(0)),
+	       "digamma, trigamma and its inverse");
+	int rc = ti_stats_prior_variance(v0, f0, 4, &s0sq, &d0);
+	TAP_OK(rc == 0 && fabs(s0sq / 1.2527836115644573 - 1) < 1e-9 &&
+	       fabs(d0 / 4.5352215806153883 - 1) < 1e-9,
+	       "the prior of 0.5, 1, 2, 4 on 9: s0^2 %.17g on %.17g", s0sq, d0);
+	rc = ti_stats_prior_variance(v1, f1, 3, &s0sq, &d0);
+	TAP_OK(rc == 0 && isinf(d0) && fabs(s0sq / 6.9126808389031524e-4 - 1) < 1e-9 &&
+	       ti_stats_prior_variance(v1, f1, 1, &s0sq, &d0) == -EINVAL,
+	       "variances as alike as their degrees of freedom: d0 infinite, s0^2 %.17g", s0sq);
+	side(&a, "x0", a0, 0, NULL, 0, NULL);
+	side(&b, "x0", b0, 0, NULL, 0, NULL);
+	side(&a, "x1", a1, 0, NULL, 0, NULL);
+	side(&b, "x1", b1, 0, NULL, 0, NULL);
+	side(&a, "x2", a2, 0, NULL, 0, NULL);
+	side(&b, "x2", b2, 0, NULL, 0, NULL);
+	ti_ab_config_init(&c);
+	TAP_OK(c.moderate_from == 3 && c.moderate == 3 && c.moderate_min == 40,
+	       "moderated at 3 pairs, from 40 benchmarks, by default");
+	/* Below the fewest benchmarks (40): Student's t, as before. */
+	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
+	TAP_OK(r.n == 3 && strcmp(r.rows[0].test, "t") == 0 && strcmp(r.rows[1].test, "t") == 0 &&
+	       r.rows[0].p > 1.1090763276627837e-04 * 10 && r.nnotes == 0,
+	       "3 benchmarks, under 40: the t (p %.6g)", r.rows[0].p);
+	double eq_lo = r.rows[0].eq_lo, eq_hi = r.rows[0].eq_hi;
+	ti_ab_result_free(&r);
+	c.moderate_min = 3;
+	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
+	TAP_OK(r.n == 3 && strcmp(r.rows[0].test, "moderated t") == 0 &&
+	       fabs(r.rows[0].p / 1.1090763276627837e-04 - 1) < 1e-9 &&
+	       fabs(r.rows[1].p / (0.64703342519767831 / 0.8) - 1) < 1e-9 &&
+	       r.rows[0].v == TI_AB_IMPROVED && r.rows[0].eq_lo == eq_lo &&
+	       r.rows[0].eq_hi == eq_hi && r.nnotes == 1 && strstr(r.notes[0], "moderated t"),
+	       "the fewest lowered to 3: the moderated t, p %.17g and %.17g; its equivalence "
+	       "interval Student's", r.rows[0].p, r.rows[1].p);
+	double q = ti_stats_t_quantile(0.975, 2.7719099625358306);
+	double se = 0.49265615265608327 / 35.785097197771375;
+	TAP_OK(fabs(r.rows[0].lo - (-0.49265615265608327 - q * se)) < 1e-12 &&
+	       fabs(r.rows[0].hi - (-0.49265615265608327 + q * se)) < 1e-12,
+	       "its interval on d0 + 2 degrees of freedom: %.6f..%.6f", r.rows[0].lo, r.rows[0].hi);
+	ti_ab_result_free(&r);
+	/* x2 run on to 5 pairs, the last two far off: the prior is from the
+	 * first 3 pairs of every row, the rounds they all had at the first
+	 * look, so x0's test is the same. */
+	{
+		static const double a2x[] = { 0.50, 0.51, 0.495, 0.50, 0.50, 0 };
+		static const double b2x[] = { 0.60, 0.45, 0.55, 0.90, 0.30, 0 };
+		struct ti_ab_set a5 = { 0 }, b5 = { 0 };
+		side(&a5, "x0", a0, 0, NULL, 0, NULL);
+		side(&b5, "x0", b0, 0, NULL, 0, NULL);
+		side(&a5, "x1", a1, 0, NULL, 0, NULL);
+		side(&b5, "x1", b1, 0, NULL, 0, NULL);
+		side(&a5, "x2", a2x, 0, NULL, 0, NULL);
+		side(&b5, "x2", b2x, 0, NULL, 0, NULL);
+		ti_ab_verdict_run(&c, &a5, &b5, NULL, NULL, &r);
+		TAP_OK(strcmp(r.rows[0].test, "moderated t") == 0 &&
+		       fabs(r.rows[0].p / 1.1090763276627837e-04 - 1) < 1e-9 &&
+		       strcmp(r.rows[2].test, "t") == 0 && r.rows[2].n_a == 5,
+		       "a row of 5 pairs lends its first 3 to the prior: p %.17g", r.rows[0].p);
+		ti_ab_result_free(&r);
+		ti_ab_set_free(&a5);
+		ti_ab_set_free(&b5);
+	}
+	/* 2 pairs are not moderated (from 3), nor are rows beyond 3 pairs. */
+	c.moderate_from = 4;
+	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
+	TAP_OK(strcmp(r.rows[0].test, "t") == 0 && r.nnotes == 0, "3 pairs, moderated from 4: the t");
+	ti_ab_result_free(&r);
+	c.moderate_from = 3;
+	c.moderate = 2;
+	ti_ab_verdict_run(&c, &a, &b, NULL, NULL, &r);
+	TAP_OK(strcmp(r.rows[0].test, "t") == 0 && r.nnotes == 0, "3 pairs, moderated up to 2: the t");
+	ti_ab_result_free(&r);
+	ti_ab_set_free(&a);
+	ti_ab_set_free(&b);
+}
+
 int main(void)
 {
 	test_table();
@@ -554,5 +666,6 @@ int main(void)
 	test_geo_stops();
 	test_rank_zeros();
 	test_looks();
+	test_moderate();
 	return tap_done();
 }

@@ -2,7 +2,8 @@
 /* verdict-int.h: what the files of the verdict share.  verdict-run.c takes
  * a row through them in this order: its runs counted (verdict.c) and
  * its code classified (verdict-code.c), its rounds paired
- * (verdict-pair.c), its test and intervals (verdict-measure.c), the
+ * (verdict-pair.c), its test and intervals (verdict-measure.c; with few
+ * pairs, the suite's moderated t: verdict-moderate.c), the
  * adjustment across the benchmarks (verdict-adjust.c), its verdict
  * (verdict-decide.c); then the suite's geometric mean
  * (verdict-geomean.c).  verdict.c holds what they all use.  This header
@@ -45,6 +46,10 @@ struct ti_ab_scratch {
 struct ti_ab_alt {
 	double p, est, lo, hi, level, eq_lo, eq_hi;
 	const char *test;
+	double var;		/* Student's t: the variance of the log-ratios of the
+				 * first VAR_N pairs (at least their resolution's), on
+				 * VAR_N - 1 degrees of freedom; NAN: other */
+	size_t var_n;		/* the pairs, up to C->moderate */
 };
 
 /* verdict.c: a row and its words. */
@@ -130,6 +135,15 @@ void ti_ab_measure_choose(struct ti_ab_result *res, const struct ti_ab_config *c
  * side has no positive value. */
 double ti_ab_measure_floor(const struct ti_ab_bench *x, const struct ti_ab_bench *y,
 			   const struct ti_ab_config *c, struct ti_ab_scratch *s);
+
+/* verdict-moderate.c: few pairs, many benchmarks. */
+
+/* Replace the t alternative (ALTS) of each PENDING row of RES with
+ * C->moderate_from to C->moderate pairs by Smyth's moderated t at ALPHA,
+ * when at least C->moderate_min such rows give the prior of the
+ * variances.  0 or -ENOMEM. */
+int ti_ab_moderate(struct ti_ab_result *res, const struct ti_ab_config *c, double alpha,
+		   const bool *pending, struct ti_ab_alt *alts);
 
 /* verdict-decide.c: significance, the gate and equivalence. */
 

@@ -110,7 +110,24 @@ static int measure_paired(struct ti_ab_row *r, const struct ti_ab_config *c, dou
 		    (rc = ti_stats_t1(s->d, np, trim, fl, 2 * alpha, &at, &aeq)) < 0)
 			return rc;
 		*alt = (struct ti_ab_alt){ fmin(1, at.p / k), ah.shift, ah.lo, ah.hi, ah.level, aeq.lo, aeq.hi,
-				     trim > 0 ? "Yuen" : "t" };
+				     trim > 0 ? "Yuen" : "t", NAN, 0 };
+		size_t kv = np < c->moderate ? np : c->moderate;
+		if (trim == 0 && kv >= 2) {
+			/* The variance of the first pairs, up to as many as
+			 * the moderated t takes (verdict-moderate.c), at least
+			 * their resolution's as the t's own: the rounds every
+			 * benchmark had at the first look, so that a table over
+			 * benchmarks stopped at different rounds gives the prior
+			 * that look gave. */
+			double mean = 0, ss = 0;
+			for (size_t i = 0; i < kv; i++)
+				mean += s->d[i] / (double)kv;
+			for (size_t i = 0; i < kv; i++)
+				ss += (s->d[i] - mean) * (s->d[i] - mean);
+			double flv = resolution(s->px, kv, s->py, kv, s->w) * sqrt(2.0 / 12);
+			alt->var = fmax(ss / (double)(kv - 1), flv * flv);
+			alt->var_n = kv;
+		}
 	}
 		/* fall through */
 	default:

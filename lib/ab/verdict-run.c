@@ -250,6 +250,8 @@ int ti_ab_verdict_run(const struct ti_ab_config *c, const struct ti_ab_set *a,
 		rc = build_rows(c, a, b, fa, fb, alpha, &s, pending, alts, r);
 	if (rc == 0 && c->pairing != TI_AB_PAIR_VOTE)
 		rc = ti_ab_pair_corr(r);
+	if (rc == 0)
+		rc = ti_ab_moderate(r, c, alpha, pending, alts);
 	if (rc == 0) {
 		ti_ab_measure_choose(r, c, alpha, pending, alts);
 		rc = ti_ab_adjust(r, c, alpha, pending);

@@ -3,7 +3,8 @@
  * suite's geometric mean (verdict.h; the method is timeit-compare(1),
  * STATISTICS).  In short: pair the rounds when both sides have the same
  * ones (verdict-pair.c); test the log-ratios and estimate them with the
- * interval the test gives (verdict-measure.c); control the false
+ * interval the test gives (verdict-measure.c), with 3 pairs the t
+ * moderated by the suite's variances (verdict-moderate.c); control the false
  * discovery rate across benchmarks (verdict-adjust.c); call a change only
  * when it is significant and its estimate beyond the gate, and
  * "unchanged" only when the equivalence interval lies within the gate
@@ -41,6 +42,9 @@ void ti_ab_config_init(struct ti_ab_config *c)
 	c->unpaired_test = TI_AB_WELCH_HSU;
 	c->geo = TI_AB_GEO_ROUND;
 	c->t_share = 0.8;
+	c->moderate_from = TI_AB_MODERATE_FROM;
+	c->moderate = TI_AB_MODERATE_PAIRS;
+	c->moderate_min = TI_AB_MODERATE_MIN;
 	c->seed = 1;
 	c->reps = 10000;
 }

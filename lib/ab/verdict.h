@@ -83,6 +83,23 @@ enum ti_ab_pairing {
 #define TI_AB_PAIR_CORRELATION 0.2
 #define TI_AB_PAIR_MIN_ROUNDS 5
 
+/* Smyth's moderated t (Smyth 2004; verdict-moderate.c): with 2 or 3
+ * pairs the t has 1 or 2 degrees of freedom and cannot pass a suite's
+ * adjustment but for a change far beyond the noise; the variance of each
+ * benchmark's log-ratios is shrunk toward the suite's, estimated from the
+ * spread of the benchmarks' variances, and the t gains its degrees of
+ * freedom.  Rows of TI_AB_MODERATE_FROM to TI_AB_MODERATE_PAIRS pairs,
+ * when at least TI_AB_MODERATE_MIN of them give the prior (bench/ab-sim
+ * --table moderate chose them, docs/verdicts.md); the t alone otherwise.
+ * Not at 2 pairs: one degree of freedom of its own leaves a row with an
+ * outlier in one pair shrunk toward the quiet suite (at one look of
+ * alpha / 6, A/A suites with a call: 4-10 % under 5 % outliers, up to 71 %
+ * under this VM's noise).  At 3 pairs, 0-1 % from 40 benchmarks on in
+ * every model, up to 3 % at 20 and 6 % below. */
+#define TI_AB_MODERATE_FROM 3u
+#define TI_AB_MODERATE_PAIRS 3u
+#define TI_AB_MODERATE_MIN 40u
+
 /* The geometric mean's interval. */
 enum ti_ab_geo {
 	TI_AB_GEO_ROUND,	/* the default: Student's t over the rounds' suite means
@@ -125,6 +142,11 @@ struct ti_ab_config {
 	enum ti_ab_geo geo;
 	double t_share;		/* the share of alpha' a paired t spends (0 < t_share <= 1):
 				 * its p-value is divided by it */
+	unsigned moderate_from, moderate;	/* rows of MODERATE_FROM (at least 2) to
+						 * MODERATE pairs are tested by Smyth's moderated t
+						 * where they would be by the t (MODERATE 0: never) */
+	size_t moderate_min;	/* ... when at least this many rows of MODERATE_FROM
+				 * pairs or more give the prior */
 	uint64_t seed, reps;	/* the geometric mean's bootstrap */
 	/* Which benchmarks to compare (NULL: all). */
 	bool (*keep)(const char *name, void *arg);

@@ -43,9 +43,18 @@ unsigned ti_drive_first_look(const struct ti_ab_config *ab, unsigned max, unsign
 	 * pairs: 35).  A benchmark at x0.4 among 129, 2 % own noise a run:
 	 * decided at round 2 in no suite, at round 3 in 16 %, at round 4 in
 	 * all (bench/ab-sim --table looks, docs/verdicts.md).  A look
-	 * before round 4 spends alpha that it cannot use. */
-	if (floorless(ab->paired_test))
-		return max < TI_DRIVE_FIRST_T ? max : TI_DRIVE_FIRST_T;
+	 * before round 4 spends alpha that it cannot use.  The moderated t
+	 * (verdict.h) gives 3 pairs the suite's degrees of freedom: the same
+	 * benchmark decided at round 3 in all (--table moderate; the
+	 * default paired test's t alone is moderated); a suite too small
+	 * for its prior is tested by the t there, as before. */
+	if (floorless(ab->paired_test)) {
+		bool mod = ab->paired_test == TI_AB_RANK_OR_T && ab->moderate &&
+			   ab->moderate_from <= TI_DRIVE_FIRST_MODERATED &&
+			   ab->moderate >= TI_DRIVE_FIRST_MODERATED;
+		unsigned first = mod ? TI_DRIVE_FIRST_MODERATED : TI_DRIVE_FIRST_T;
+		return max < first ? max : first;
+	}
 	for (unsigned m = 2; m < max; m++) {
 		double a = ab->alpha / ti_drive_looks(m, max, step);
 		if (ti_stats_min_p_mann_whitney(m, m) < a || ti_stats_min_p_signed_rank(m) < a)
@@ -74,7 +83,7 @@ void ti_drive_config_init(struct ti_drive_config *c)
 	c->seed = 1;
 	c->min = 0;
 	c->max = 30;
-	c->step = 6;
+	c->step = 7;
 	ti_ab_config_init(&c->ab);
 }
 

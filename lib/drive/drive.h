@@ -146,19 +146,26 @@ unsigned ti_drive_looks(unsigned min, unsigned max, unsigned step);
 
 /* The first look of the t tests: 4 rounds, 3 degrees of freedom.  Their
  * p has no floor, but with 2 or 3 pairs it cannot pass a suite's
- * adjustment but for a change far beyond the noise (drive.c). */
+ * adjustment but for a change far beyond the noise (drive.c).  With the
+ * moderated t at 3 pairs (verdict.h, TI_AB_MODERATE_FROM), 3 rounds:
+ * the suite lends each benchmark its degrees of freedom. */
 #define TI_DRIVE_FIRST_T 4u
+#define TI_DRIVE_FIRST_MODERATED 3u
 
 /* The first round at which the verdict engine's tests (AB) could decide
  * over the looks from it to MAX every STEP: the first look of min 0.  The
- * t tests: TI_DRIVE_FIRST_T (or MAX if fewer); the rank tests alone, the
+ * t tests: TI_DRIVE_FIRST_MODERATED where the moderated t takes 3 pairs,
+ * else TI_DRIVE_FIRST_T (or MAX if fewer); the rank tests alone, the
  * first round at which an exact test of that many samples a side (or
  * pairs) could reach alpha over the looks. */
 unsigned ti_drive_first_look(const struct ti_ab_config *ab, unsigned max, unsigned step);
 
 /* Set the configuration's defaults: lit, sequential, alternate, seed 1,
  * auto with the first look as early as a decision is possible, then every
- * 6 rounds and at 30. */
+ * 7 rounds and at 30 (looks at 3, 10, 17, 24 and 30 with the default
+ * tests: the first at 3 and the second where it was with the first at 4,
+ * so that a run of at most 10 rounds still looks twice; bench/ab-sim
+ * --table moderate). */
 void ti_drive_config_init(struct ti_drive_config *c);
 
 /* Check C: every number in its range.  Returns 0 or -EINVAL with the

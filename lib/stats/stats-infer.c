@@ -96,8 +96,107 @@ double ti_stats_t_cdf(double t, double df)
 		return NAN;
 	if (isinf(t))
 		return t > 0 ? 1 : 0;
+	if (isinf(df))
+		return normal_cdf(t);
 	double tail = 0.5 * incomplete_beta(df / 2, 0.5, df / (df + t * t));
 	return t > 0 ? 1 - tail : tail;
+}
+
+double ti_stats_digamma(double x)
+{
+	double r = 0;
+
+	if (!(x > 0))
+		return NAN;
+	/* psi(x) = psi(x + 1) - 1 / x up to 12, then the asymptotic series
+	 * (Abramowitz and Stegun 6.3.18). */
+	for (; x < 12; x++)
+		r -= 1 / x;
+	double f = 1 / (x * x);
+	return r + log(x) - 0.5 / x -
+	       f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))));
+}
+
+double ti_stats_trigamma(double x)
+{
+	double r = 0;
+
+	if (!(x > 0))
+		return NAN;
+	/* psi'(x) = psi'(x + 1) + 1 / x^2 up to 12, then the asymptotic series
+	 * (Abramowitz and Stegun 6.4.12). */
+	for (; x < 12; x++)
+		r += 1 / (x * x);
+	double f = 1 / (x * x);
+	return r + 1 / x + f / 2 +
+	       f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 - f * (1.0 / 30))));
+}
+
+double ti_stats_trigamma_inverse(double y)
+{
+	if (!(y > 0) || isinf(y))
+		return NAN;
+	/* trigamma falls from infinity to 0 over x > 0: bisection on ln x. */
+	double lo = log(1e-12), hi = log(1e12);
+	for (int i = 0; i < 200 && hi - lo > 1e-15 * fmax(1, fabs(lo)); i++) {
+		double mid = 0.5 * (lo + hi);
+		if (ti_stats_trigamma(exp(mid)) > y)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return exp(0.5 * (lo + hi));
+}
+
+int ti_stats_prior_variance(const double *s2, const double *df, size_t n, double *s0sq,
+			    double *d0)
+{
+	double mean = 0, var = 0, tri = 0, med;
+	double *e, *w;
+	size_t k = 0;
+
+	if (n < 2)
+		return -EINVAL;
+	if (!(e = malloc(2 * n * sizeof *e)))
+		return -ENOMEM;
+	w = e + n;
+	for (size_t i = 0; i < n; i++) {
+		if (!(s2[i] >= 0 && df[i] > 0)) {
+			free(e);
+			return -EINVAL;
+		}
+		w[i] = s2[i];
+	}
+	qsort(w, n, sizeof *w, cmp_double);
+	med = n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]);
+	/* A variance of 0 has no logarithm: at least 1e-5 of the median
+	 * (limma's fitFDist). */
+	for (size_t i = 0; i < n; i++) {
+		double x = fmax(s2[i], 1e-5 * med);
+		if (!(x > 0))
+			continue;
+		e[k] = log(x) - ti_stats_digamma(df[i] / 2) + log(df[i] / 2);
+		mean += e[k++];
+		tri += ti_stats_trigamma(df[i] / 2);
+	}
+	if (k < 2) {
+		free(e);
+		return -EINVAL;
+	}
+	mean /= (double)k;
+	tri /= (double)k;
+	for (size_t i = 0; i < k; i++)
+		var += (e[i] - mean) * (e[i] - mean);
+	var = var / (double)(k - 1) - tri;
+	free(e);
+	if (var > 0) {
+		*d0 = 2 * ti_stats_trigamma_inverse(var);
+		*s0sq = exp(mean + ti_stats_digamma(*d0 / 2) - log(*d0 / 2));
+	} else {
+		*d0 = INFINITY;
+		*s0sq = exp(mean);
+	}
+	return 0;
 }
 
 /* The last quantiles asked for: a suite's rows ask the same few levels
@@ -116,6 +215,8 @@ double ti_stats_t_quantile(double p, double df)
 
 	if (!(p > 0 && p < 1) || !(df > 0))
 		return p == 0 ? -INFINITY : p == 1 ? INFINITY : NAN;
+	if (isinf(df))
+		return ti_stats_normal_quantile(p);
 	for (unsigned i = 0; i < T_MEMO; i++)
 		if (t_memo[i].df == df && t_memo[i].p == p)
 			return t_memo[i].q;

@@ -67,6 +67,22 @@ double ti_stats_normal_quantile(double p);
 double ti_stats_t_cdf(double t, double df);
 double ti_stats_t_quantile(double p, double df);
 
+/* The digamma and trigamma functions (the first and second derivatives
+ * of ln Gamma) at X > 0, NAN elsewhere; ti_stats_trigamma_inverse the
+ * X > 0 whose trigamma is Y > 0. */
+double ti_stats_digamma(double x);
+double ti_stats_trigamma(double x);
+double ti_stats_trigamma_inverse(double y);
+
+/* The prior of N sample variances S2 on DF degrees of freedom each, as
+ * scaled chi-square draws around a common S0SQ with D0 degrees of
+ * freedom (Smyth 2004, the method of moments on ln S2: limma's fitFDist);
+ * D0 INFINITY when the variances spread no more than their own degrees
+ * of freedom make them.  0, -EINVAL (fewer than 2, a DF not above 0), or
+ * -ENOMEM. */
+int ti_stats_prior_variance(const double *s2, const double *df, size_t n, double *s0sq,
+			    double *d0);
+
 /* A cache of the untied Mann-Whitney distributions (by sample sizes) for
  * a caller that tests many benchmarks of the same sizes; zero it before
  * use, free it with ti_stats_cache_free.  Not for use by two threads. */
