@@ -36,6 +36,26 @@ static double resolution(const double *x, size_t m, const double *y, size_t n, d
 	return isfinite(gap) && med > 0 ? gap / med : 0;
 }
 
+/* The variance of the first KV pairs of S->d, up to as many as the
+ * moderated t takes (verdict-moderate.c), at least their resolution's as
+ * the t's own, into ALT (none below 2 pairs): the rounds every benchmark
+ * had at the first look, so that a table over benchmarks stopped at
+ * different rounds gives the prior that look gave. */
+static void first_pairs_var(struct ti_ab_scratch *s, size_t kv, struct ti_ab_alt *alt)
+{
+	double mean = 0, ss = 0;
+
+	if (kv < 2)
+		return;
+	for (size_t i = 0; i < kv; i++)
+		mean += s->d[i] / (double)kv;
+	for (size_t i = 0; i < kv; i++)
+		ss += (s->d[i] - mean) * (s->d[i] - mean);
+	double flv = resolution(s->px, kv, s->py, kv, s->w) * sqrt(2.0 / 12);
+	alt->var = fmax(ss / (double)(kv - 1), flv * flv);
+	alt->var_n = kv;
+}
+
 /* The paired test of C on R's NP log-ratios (S->d), its interval H at
  * 1 - ALPHA and EQ at 1 - 2 ALPHA; the rank test's t alternative in ALT. */
 static int measure_paired(struct ti_ab_row *r, const struct ti_ab_config *c, double alpha,
@@ -111,23 +131,8 @@ static int measure_paired(struct ti_ab_row *r, const struct ti_ab_config *c, dou
 			return rc;
 		*alt = (struct ti_ab_alt){ fmin(1, at.p / k), ah.shift, ah.lo, ah.hi, ah.level, aeq.lo, aeq.hi,
 				     trim > 0 ? "Yuen" : "t", NAN, 0 };
-		size_t kv = np < c->moderate ? np : c->moderate;
-		if (trim == 0 && kv >= 2) {
-			/* The variance of the first pairs, up to as many as
-			 * the moderated t takes (verdict-moderate.c), at least
-			 * their resolution's as the t's own: the rounds every
-			 * benchmark had at the first look, so that a table over
-			 * benchmarks stopped at different rounds gives the prior
-			 * that look gave. */
-			double mean = 0, ss = 0;
-			for (size_t i = 0; i < kv; i++)
-				mean += s->d[i] / (double)kv;
-			for (size_t i = 0; i < kv; i++)
-				ss += (s->d[i] - mean) * (s->d[i] - mean);
-			double flv = resolution(s->px, kv, s->py, kv, s->w) * sqrt(2.0 / 12);
-			alt->var = fmax(ss / (double)(kv - 1), flv * flv);
-			alt->var_n = kv;
-		}
+		if (trim == 0)
+			first_pairs_var(s, np < c->moderate ? np : c->moderate, alt);
 	}
 		/* fall through */
 	default:
