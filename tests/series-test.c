@@ -361,10 +361,52 @@ static void test_labels(void)
 	}
 }
 
+/* Noise that grows in mid-history (1 % for 30 nights, then 4 %): no
+ * change point in the noisy half, whose short stretches passed for
+ * changes against a pooled spread that the quiet half kept small (in 6
+ * of these 40 histories); a +15 % step in the noisy half is the one
+ * change point (in 22 of 40 before, most of the rest with false ones beside). */
+static void test_shape(void)
+{
+	struct ti_series_config c;
+	int quiet = 0, step = 0;
+
+	ti_series_config_init(&c, 60);
+	for (int with_step = 0; with_step < 2; with_step++) {
+		for (uint64_t seed = 1; seed <= 40; seed++) {
+			double x[60], kx[60], p[60];
+			size_t map[60], cp[60], m = 0;
+			bool keep[60], pending;
+			struct ti_stats_rng g;
+
+			ti_stats_rng_seed(&g, 900 + seed);
+			for (size_t i = 0; i < 60; i++)
+				x[i] = (with_step && i >= 42 ? log1p(0.15) : 0) +
+				       (i < 30 ? 0.01 : 0.04) * ti_stats_rng_normal(&g);
+			ti_series_disturbed(x, 60, &c, keep, &pending);
+			for (size_t i = 0; i < 60; i++)
+				if (keep[i]) {
+					map[m] = i;
+					kx[m++] = x[i];
+				}
+			int k = ti_series_cpoints(kx, NULL, m, &c, cp, p, 60);
+			if (!with_step)
+				quiet += k == 0;
+			else
+				step += k == 1 && map[cp[0]] >= 41 && map[cp[0]] <= 43;
+		}
+	}
+	TAP_OK(quiet >= 38, "noise that grows: %d of 40 histories without a change point, "
+	       "expected 38 or more", quiet);
+	TAP_OK(step >= 28, "a step where the noise grew: found alone in %d of 40, expected 28 or "
+	       "more", step);
+}
+
 int main(void)
 {
 	test_rule();
 	test_bump();
+	test_shape();
 	test_identity();
 	test_order();
 	test_time_key();
