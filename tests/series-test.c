@@ -402,11 +402,56 @@ static void test_shape(void)
 	       "more", step);
 }
 
+/* A nightly replay (timeit-series --since 1 night after night) of a
+ * history of bench/series-sim's (cv2, +10 % from night 33, one sample a
+ * night; ... 500 1 60 1 replay, its 207th): the step is placed at 33 on
+ * night 35, lost on 36 and 37, and placed at 34 on night 38; the nights
+ * before 38 that had it are looked at back to 3 runs before 34, and it
+ * exits 1 on night 35 alone (on 35 and 38 when they started at 36). */
+static void test_replay_tol(void)
+{
+	static const double lvl[] = {
+		1.0005779948245719, 0.98317224884865284, 1.0055093259811299, 0.98703345804467424,
+		1.024928521125269, 0.97389701859992339, 0.98300084353195527, 1.0179121613213649,
+		1.0106261427106709, 0.98754690179036297, 1.0463840769827495, 1.0001877401275081,
+		1.0022386509496219, 0.94625156143143296, 1.0342743749662275, 0.98723682352778752,
+		0.99269363935554178, 1.0188403760929068, 1.0065147957802438, 1.0012595662461239,
+		0.99313454803752976, 0.98553572902723841, 1.0146990415055834, 1.0022460666911666,
+		0.96617607749560286, 0.99716082371759485, 0.99706106810070005, 1.0031145020371548,
+		0.98708559260095208, 1.0329285247762123, 0.97998523142567673, 0.96573547495583256,
+		0.99102313713941703, 1.0393683253546719, 1.1372121434460978, 1.082862257774863,
+		1.0803153522726707, 1.1184540127117597, 1.1158142791159136, 1.1067828806535385,
+	};
+	enum { NL = sizeof lvl / sizeof lvl[0] };
+	struct ti_series_point pts[NL];
+	struct ti_series_bench b = { .name = "b", .p = pts };
+	struct ti_series_history h = { .b = &b, .nb = 1 };
+	struct ti_series_config c;
+	size_t exits = 0, first = 0;
+
+	for (size_t i = 0; i < NL; i++)
+		pts[i] = (struct ti_series_point){ .run = (uint32_t)i, .n = 1, .level = lvl[i] };
+	for (size_t len = 8; len <= NL; len++) {
+		struct ti_series_result r;
+		ti_series_config_init(&c, len);
+		c.since = len - 1;
+		b.n = h.nruns = len;
+		if (ti_series_analyze(&h, &c, &r) < 0)
+			break;
+		if (r.regressed && exits++ == 0)
+			first = len;
+		ti_series_result_free(&r);
+	}
+	TAP_OK(exits == 1 && first == 35, "a step placed again a run later after two nights "
+	       "without it: exit 1 on %zu nights, the first %zu; expected 1, 35", exits, first);
+}
+
 int main(void)
 {
 	test_rule();
 	test_bump();
 	test_shape();
+	test_replay_tol();
 	test_identity();
 	test_order();
 	test_time_key();

@@ -202,8 +202,8 @@ struct ti_series_result {
  * with ti_series_result_free).  A change is confirmed in the window when
  * the history cut before the window (its first C->since runs, analysed
  * alike) has no change point of the same direction within 3 runs of it,
- * nor has the history cut on any night before that back to the change's
- * start (up to 32 nights; a change at the edge of significance is found,
+ * nor has the history cut on any night before that back to 3 runs before
+ * the change's start (up to 32 nights; a change at the edge of significance is found,
  * lost and found again, and is new once):
  * a regression that needs more nights than the window to reach
  * significance is new on the night it does, wherever it started.  With C->machine_factor, each level is
