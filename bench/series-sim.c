@@ -43,7 +43,7 @@
  * points are its own, neither the step's nor false) and a weekly pattern
  * (two nights a week 3 % slower).
  *
- * usage: series-sim [HISTORIES [SEED [NIGHTS [SAMPLES [shapes|last [ALPHA]|replay|ours [MODEL]]]]]]
+ * usage: series-sim [HISTORIES [SEED [NIGHTS [SAMPLES [shapes|last [ALPHA]|replay [MODEL]|ours [MODEL]]]]]]
  * (default 200 histories a cell, seed 1, 30 nights of 3 samples). */
 #include "config.h"
 
@@ -688,7 +688,7 @@ static void run_last(size_t hists, uint64_t seed, size_t nights, size_t samples,
  * most nights one did, the median nights from the step to its first exit
  * 1, and the other exits 1 (false) per 1000 benchmark-nights. */
 static void run_replay(size_t hists, uint64_t seed, size_t nights, size_t samples,
-		       const struct ti_series_config *c0)
+		       const struct ti_series_config *c0, const char *only)
 {
 	static struct hist h;
 	static const double up[] = { 0, 0.02, 0.03, 0.05, 0.10 };
@@ -708,6 +708,8 @@ static void run_replay(size_t hists, uint64_t seed, size_t nights, size_t sample
 		printf("---|");
 	printf("\n");
 	for (size_t mi = 0; mi < NMODELS; mi++) {
+		if (only && strcmp(only, models[mi].name) != 0)
+			continue;
 		printf("| %s |", models[mi].name);
 		for (size_t si = 0; si < sizeof up / sizeof *up; si++) {
 			size_t found = 0, once = 0, most = 0, falses = 0, bn = 0, dn = 0;
@@ -896,7 +898,7 @@ int main(int argc, char **argv)
 
 	if (hists < 1 || nights < 8 || nights > MAXN || samples < 1 || samples > MAXK) {
 		fprintf(stderr, "usage: series-sim [HISTORIES [SEED [NIGHTS(8-%d) [SAMPLES(1-%d) "
-			"[shapes|last [ALPHA]|replay|ours [MODEL]]]]]]\n",
+			"[shapes|last [ALPHA]|replay [MODEL]|ours [MODEL]]]]]]\n",
 			MAXN, MAXK);
 		return 2;
 	}
@@ -906,7 +908,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 5 && strcmp(argv[5], "replay") == 0) {
-		run_replay(hists, seed, nights, samples, &c);
+		run_replay(hists, seed, nights, samples, &c, argc > 6 ? argv[6] : NULL);
 		return 0;
 	}
 	if (argc > 5 && strcmp(argv[5], "last") == 0) {
