@@ -36,9 +36,14 @@
  * step reverted after 3, 8 or 10 nights, two steps (run_shapes); with
  * "last", the last night's test: its false alarms and how much sooner it
  * speaks (run_last); with "replay", timeit-series --since 1 night after
- * night: how many nights each regression sets exit 1 (run_replay).
+ * night: how many nights each regression sets exit 1 (run_replay), the
+ * missing nights gaps in the runs; with "ours [MODEL]", the first table
+ * for our rule alone (on one model), the quick look when tuning it.
+ * Models beyond bench/ab-sim's: a ramp (+3 % over 10 nights, whose change
+ * points are its own, neither the step's nor false) and a weekly pattern
+ * (two nights a week 3 % slower).
  *
- * usage: series-sim [HISTORIES [SEED [NIGHTS [SAMPLES [shapes|last [ALPHA]|replay]]]]]
+ * usage: series-sim [HISTORIES [SEED [NIGHTS [SAMPLES [shapes|last [ALPHA]|replay [MODEL]|ours [MODEL]]]]]]
  * (default 200 histories a cell, seed 1, 30 nights of 3 samples). */
 #include "config.h"
 
@@ -60,23 +65,33 @@ struct model {
 	double bad_p;		/* a disturbed night: every sample 10-1000 % slower */
 	double miss_p;		/* a missing night */
 	double iid2;		/* from the middle night on, this sd instead of IID (0: IID) */
+	double ramp;		/* a gradual change of this (ln) over RAMP_NIGHTS nights */
+	double weekly;		/* two nights a week (the weekend) this (ln) slower */
 };
 
+/* The ramp: over 10 nights, from the night after two thirds of the
+ * history (after the steps, which start in the middle third). */
+#define RAMP_NIGHTS 10
+
 static const struct model models[] = {
-	{ "cv2", "CV 2 %", 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
-	{ "cv5", "CV 5 %", 0.05, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
-	{ "night", "CV 2 % + 2 % a night", 0.02, 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "cv2", "CV 2 %", 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "cv5", "CV 5 %", 0.05, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "night", "CV 2 % + 2 % a night", 0.02, 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
 	{ "outliers", "CV 2 %, 5 % of samples 30-100 % slower", 0.02, 0, 0, 0.05, 0.262, 0.693, 0, 0,
-	  0, 0, 0 },
-	{ "bimodal", "CV 1 %, half the samples 4 % slower", 0.01, 0, 0, 0, 0, 0, 0.5, 0.04, 0, 0, 0 },
-	{ "drift", "CV 2 %, a 3 % ramp over the history", 0.02, 0, 0.03, 0, 0, 0, 0, 0, 0, 0, 0 },
+	  0, 0, 0, 0, 0 },
+	{ "bimodal", "CV 1 %, half the samples 4 % slower", 0.01, 0, 0, 0, 0, 0, 0.5, 0.04, 0, 0, 0, 0, 0 },
+	{ "drift", "CV 2 %, a 3 % ramp over the history", 0.02, 0, 0.03, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
 	{ "disturbed", "CV 2 %, 5 % of nights 10-1000 % slower", 0.02, 0, 0, 0, 0, 0, 0, 0, 0.05,
-	  0, 0 },
-	{ "missing", "CV 2 %, 20 % of nights missing", 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0.2, 0 },
+	  0, 0, 0, 0 },
+	{ "missing", "CV 2 %, 20 % of nights missing", 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0.2, 0, 0, 0 },
 	{ "vm", "this VM: 2 % + 3 % a night + 2 % outliers + 2 % bad nights", 0.02, 0.03, 0, 0.02,
-	  0.1, 0.4, 0, 0, 0.02, 0.05, 0 },
+	  0.1, 0.4, 0, 0, 0.02, 0.05, 0, 0, 0 },
 	{ "shape", "CV 1 %, then 4 % from the middle night", 0.01, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	  0.04 },
+	  0.04, 0, 0 },
+	{ "ramp", "CV 2 %, +3 % over 10 nights from two thirds of the history", 0.02, 0, 0, 0, 0,
+	  0, 0, 0, 0, 0, 0, 0.03, 0 },
+	{ "weekly", "CV 2 %, two nights a week 3 % slower", 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	  0.03 },
 };
 #define NMODELS (sizeof models / sizeof models[0])
 
@@ -92,10 +107,14 @@ static const char *const rule_name[NRULES] = { "ours", "pettitt", "edivisive", "
 
 /* One history: the nights present, each with K samples, and where (in the
  * nights present) the step starts (0: none); with several changes (a
- * bump, two steps), each of them in TRUTH. */
+ * bump, two steps), each of them in TRUTH; each night present's own
+ * night (RUN: the nights missing are gaps); the ramp's nights present
+ * [RAMP0, RAMP1) (empty: none), whose change points are neither the
+ * step's nor false. */
 struct hist {
 	size_t n, k, step_at;
 	size_t truth[2], ntruth;
+	size_t run[MAXN], ramp0, ramp1;
 	double v[MAXN][MAXK];	/* the samples, seconds */
 };
 
@@ -124,8 +143,19 @@ static void generate_shaped(struct hist *h, const struct model *m, double step, 
 	h->k = k;
 	h->step_at = 0;
 	h->ntruth = 0;
+	h->ramp0 = h->ramp1 = 0;
+	size_t r0 = 2 * nights / 3 + 1;
 	for (size_t i = 0; i < nights; i++) {
 		double lvl = (i >= at ? log1p(step) : 0) + m->drift * (double)i / (double)nights;
+		if (m->ramp != 0 && i >= r0) {
+			lvl += m->ramp * fmin(1, (double)(i - r0 + 1) / RAMP_NIGHTS);
+			if (i == r0)
+				h->ramp0 = h->n;
+			if (i < r0 + RAMP_NIGHTS)
+				h->ramp1 = h->n + 1;
+		}
+		if (i % 7 >= 5)
+			lvl += m->weekly;
 		if (i >= end)
 			lvl += bump > 0 ? -log1p(step) : log1p(step);
 		double nightly = m->night * ti_stats_rng_normal(&r);
@@ -146,7 +176,7 @@ static void generate_shaped(struct hist *h, const struct model *m, double step, 
 				x += m->bi_shift;
 			h->v[h->n][j] = exp(x);
 		}
-		h->n++;
+		h->run[h->n++] = i;
 	}
 }
 
@@ -550,15 +580,23 @@ static size_t run_rule(enum rule r, const struct hist *h, size_t n,
 	}
 }
 
+/* CP is within +-1 night of H's ramp: the ramp's own, neither the
+ * step's nor false. */
+static bool in_ramp(const struct hist *h, size_t cp)
+{
+	return h->ramp1 > h->ramp0 && cp + 1 >= h->ramp0 && cp <= h->ramp1;
+}
+
 struct tally {
 	size_t hist, found, nights, false_cp, loc_sum;
+	size_t ramp_hist, ramp_cp;	/* histories with a point on the ramp, those points */
 	size_t delay_n, delay_found, delay_sum;
 };
 
 /* Score the points CP of H: found within +-1 of the step, the rest false. */
 static bool score(const struct hist *h, const size_t *cp, size_t k, struct tally *t)
 {
-	bool found = false;
+	bool found = false, ramp = false;
 	size_t err = 0;
 
 	for (size_t j = 0; j < k; j++) {
@@ -566,12 +604,16 @@ static bool score(const struct hist *h, const size_t *cp, size_t k, struct tally
 		if (h->step_at && d <= 1 && !found) {
 			found = true;
 			err = d;
+		} else if (in_ramp(h, cp[j])) {
+			ramp = true;
+			t->ramp_cp++;
 		} else {
 			t->false_cp++;
 		}
 	}
 	t->found += found;
 	t->loc_sum += err;
+	t->ramp_hist += ramp;
 	return found;
 }
 
@@ -646,7 +688,7 @@ static void run_last(size_t hists, uint64_t seed, size_t nights, size_t samples,
  * most nights one did, the median nights from the step to its first exit
  * 1, and the other exits 1 (false) per 1000 benchmark-nights. */
 static void run_replay(size_t hists, uint64_t seed, size_t nights, size_t samples,
-		       const struct ti_series_config *c0)
+		       const struct ti_series_config *c0, const char *only)
 {
 	static struct hist h;
 	static const double up[] = { 0, 0.02, 0.03, 0.05, 0.10 };
@@ -666,6 +708,8 @@ static void run_replay(size_t hists, uint64_t seed, size_t nights, size_t sample
 		printf("---|");
 	printf("\n");
 	for (size_t mi = 0; mi < NMODELS; mi++) {
+		if (only && strcmp(only, models[mi].name) != 0)
+			continue;
 		printf("| %s |", models[mi].name);
 		for (size_t si = 0; si < sizeof up / sizeof *up; si++) {
 			size_t found = 0, once = 0, most = 0, falses = 0, bn = 0, dn = 0;
@@ -677,7 +721,7 @@ static void run_replay(size_t hists, uint64_t seed, size_t nights, size_t sample
 				size_t exits = 0, first = 0;
 				generate(&h, &models[mi], up[si], nights, samples, hs);
 				for (size_t i = 0; i < h.n; i++) {
-					pts[i] = (struct ti_series_point){ .run = (uint32_t)i,
+					pts[i] = (struct ti_series_point){ .run = (uint32_t)h.run[i],
 									   .n = (uint32_t)h.k };
 					pts[i].level = median(h.v[i], h.k);
 				}
@@ -685,18 +729,21 @@ static void run_replay(size_t hists, uint64_t seed, size_t nights, size_t sample
 					struct ti_series_config c = *c0;
 					struct ti_series_result r;
 					bool mine = false, other = false;
-					b.n = hist.nruns = len;
-					c.since = len - 1;
+					b.n = len;
+					hist.nruns = h.run[len - 1] + 1;
+					c.since = h.run[len - 1];
 					if (ti_series_analyze(&hist, &c, &r) < 0)
 						exit(2);
 					for (size_t j = 0; j < r.rows[0].nch; j++) {
 						const struct ti_series_change *ch = &r.rows[0].ch[j];
 						if (!ch->confirmed || ch->change < c.min_change / 100)
 							continue;
-						if (up[si] > 0 && ch->index + 1 >= h.step_at &&
-						    ch->index <= h.step_at + 1)
+						size_t at = h.run[h.step_at];
+						if (up[si] > 0 && ch->index + 1 >= at && ch->index <= at + 1)
 							mine = true;
-						else
+						else if (!(h.ramp1 > h.ramp0 &&
+							   ch->index + 1 >= h.run[h.ramp0] &&
+							   ch->index <= h.run[h.ramp1 - 1] + 1))
 							other = true;
 					}
 					ti_series_result_free(&r);
@@ -743,7 +790,7 @@ static bool score_all(const struct hist *h, const size_t *cp, size_t k, bool *al
 			t++;
 		if (t < h->ntruth)
 			hit[t] = true;
-		else
+		else if (!in_ramp(h, cp[j]))
 			(*false_cp)++;
 	}
 	*all = h->ntruth == 0 || (hit[0] && (h->ntruth < 2 || hit[1]));
@@ -763,7 +810,7 @@ static const struct {
 	{ "bump 8 +10%", 8, 0.10 },	{ "bump 8 +20%", 8, 0.20 },
 	{ "bump 10 +10%", 10, 0.10 },	{ "bump 10 +20%", 10, 0.20 },
 };
-static const size_t shape_models[] = { 0, 6, 8, 9 };	/* cv2, disturbed, vm, shape */
+static const size_t shape_models[] = { 0, 6, 8, 9, 10, 11 };	/* cv2, disturbed, vm, shape, ramp, weekly */
 
 static void run_shapes(size_t hists, uint64_t seed, size_t nights, size_t samples,
 		       const struct ti_series_config *c)
@@ -851,7 +898,7 @@ int main(int argc, char **argv)
 
 	if (hists < 1 || nights < 8 || nights > MAXN || samples < 1 || samples > MAXK) {
 		fprintf(stderr, "usage: series-sim [HISTORIES [SEED [NIGHTS(8-%d) [SAMPLES(1-%d) "
-			"[shapes|last|replay]]]]]\n",
+			"[shapes|last [ALPHA]|replay [MODEL]|ours [MODEL]]]]]]\n",
 			MAXN, MAXK);
 		return 2;
 	}
@@ -861,7 +908,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 5 && strcmp(argv[5], "replay") == 0) {
-		run_replay(hists, seed, nights, samples, &c);
+		run_replay(hists, seed, nights, samples, &c, argc > 6 ? argv[6] : NULL);
 		return 0;
 	}
 	if (argc > 5 && strcmp(argv[5], "last") == 0) {
@@ -870,18 +917,31 @@ int main(int argc, char **argv)
 		run_last(hists, seed, nights, samples, &c);
 		return 0;
 	}
+	/* "ours [MODEL]": our rule alone (the others' cost is E-divisive's
+	 * permutations), on one model or all: the quick look when tuning. */
+	int nrules = NRULES;
+	const char *only = NULL;
+	if (argc > 5 && strcmp(argv[5], "ours") == 0) {
+		nrules = 1;
+		only = argc > 6 ? argv[6] : NULL;
+	} else if (argc > 5) {
+		fprintf(stderr, "series-sim: unknown mode '%s'\n", argv[5]);
+		return 2;
+	}
 	printf("## Change-point rules: %zu histories a cell, %zu nights of %zu samples, seed %llu\n\n",
 	       hists, nights, samples, (unsigned long long)seed);
 	printf("Per cell: found within +-1 night %% / mean localisation error (nights) / median "
 	       "delay (nights after the step, of %zu histories; '-': not within 10) / false change "
 	       "points per 1000 benchmark-nights.\n\n| model | step |", delays);
-	for (int r = 0; r < NRULES; r++)
+	for (int r = 0; r < nrules; r++)
 		printf(" %s |", rule_name[r]);
 	printf("\n|---|---:|");
-	for (int r = 0; r < NRULES; r++)
+	for (int r = 0; r < nrules; r++)
 		printf("---|");
 	printf("\n");
 	for (size_t mi = 0; mi < NMODELS; mi++) {
+		if (only && strcmp(only, models[mi].name) != 0)
+			continue;
 		for (size_t si = 0; si < NSTEPS; si++) {
 			struct tally t[NRULES] = { 0 };
 			size_t dl[NRULES][64];
@@ -889,7 +949,7 @@ int main(int argc, char **argv)
 			for (size_t hi = 0; hi < hists; hi++) {
 				uint64_t hs = seed * 1000003u + mi * 100003u + si * 10007u + hi;
 				generate(&h, &models[mi], steps[si], nights, samples, hs);
-				for (int r = 0; r < NRULES; r++) {
+				for (int r = 0; r < nrules; r++) {
 					size_t k = run_rule((enum rule)r, &h, h.n, &c, cp, hs);
 					t[r].hist++;
 					t[r].nights += h.n;
@@ -910,7 +970,7 @@ int main(int argc, char **argv)
 					dl[r][t[r].delay_n++] = d;
 				}
 			}
-			for (int r = 0; r < NRULES; r++) {
+			for (int r = 0; r < nrules; r++) {
 				char delay[16] = "";
 				if (steps[si]) {
 					qsort(dl[r], t[r].delay_n, sizeof dl[r][0], cmp_size);
@@ -922,6 +982,11 @@ int main(int argc, char **argv)
 					       100.0 * (double)t[r].found / (double)t[r].hist,
 					       t[r].found ? (double)t[r].loc_sum / (double)t[r].found : 0,
 					       delay, 1000.0 * (double)t[r].false_cp / (double)t[r].nights);
+				else if (models[mi].ramp != 0)
+					printf(" %.1f (ramp %.0f %% / %.2f) |",
+					       1000.0 * (double)t[r].false_cp / (double)t[r].nights,
+					       100.0 * (double)t[r].ramp_hist / (double)t[r].hist,
+					       (double)t[r].ramp_cp / (double)t[r].hist);
 				else
 					printf(" %.1f |", 1000.0 * (double)t[r].false_cp / (double)t[r].nights);
 			}

@@ -361,10 +361,97 @@ static void test_labels(void)
 	}
 }
 
+/* Noise that grows in mid-history (1 % for 30 nights, then 4 %): no
+ * change point in the noisy half, whose short stretches passed for
+ * changes against a pooled spread that the quiet half kept small (in 6
+ * of these 40 histories); a +15 % step in the noisy half is the one
+ * change point (in 22 of 40 before, most of the rest with false ones beside). */
+static void test_shape(void)
+{
+	struct ti_series_config c;
+	int quiet = 0, step = 0;
+
+	ti_series_config_init(&c, 60);
+	for (int with_step = 0; with_step < 2; with_step++) {
+		for (uint64_t seed = 1; seed <= 40; seed++) {
+			double x[60], kx[60], p[60];
+			size_t map[60], cp[60], m = 0;
+			bool keep[60], pending;
+			struct ti_stats_rng g;
+
+			ti_stats_rng_seed(&g, 900 + seed);
+			for (size_t i = 0; i < 60; i++)
+				x[i] = (with_step && i >= 42 ? log1p(0.15) : 0) +
+				       (i < 30 ? 0.01 : 0.04) * ti_stats_rng_normal(&g);
+			ti_series_disturbed(x, 60, &c, keep, &pending);
+			for (size_t i = 0; i < 60; i++)
+				if (keep[i]) {
+					map[m] = i;
+					kx[m++] = x[i];
+				}
+			int k = ti_series_cpoints(kx, NULL, m, &c, cp, p, 60);
+			if (!with_step)
+				quiet += k == 0;
+			else
+				step += k == 1 && map[cp[0]] >= 41 && map[cp[0]] <= 43;
+		}
+	}
+	TAP_OK(quiet >= 37, "noise that grows: %d of 40 histories without a change point, "
+	       "expected 37 or more", quiet);
+	TAP_OK(step >= 28, "a step where the noise grew: found alone in %d of 40, expected 28 or "
+	       "more", step);
+}
+
+/* A nightly replay (timeit-series --since 1 night after night) of a
+ * history of bench/series-sim's (cv2, +10 % from night 33, one sample a
+ * night; ... 500 1 60 1 replay, its 207th): the step is placed at 33 on
+ * night 35, lost on 36 and 37, and placed at 34 on night 38; the nights
+ * before 38 that had it are looked at back to 3 runs before 34, and it
+ * exits 1 on night 35 alone (on 35 and 38 when they started at 36). */
+static void test_replay_tol(void)
+{
+	static const double lvl[] = {
+		1.0005779948245719, 0.98317224884865284, 1.0055093259811299, 0.98703345804467424,
+		1.024928521125269, 0.97389701859992339, 0.98300084353195527, 1.0179121613213649,
+		1.0106261427106709, 0.98754690179036297, 1.0463840769827495, 1.0001877401275081,
+		1.0022386509496219, 0.94625156143143296, 1.0342743749662275, 0.98723682352778752,
+		0.99269363935554178, 1.0188403760929068, 1.0065147957802438, 1.0012595662461239,
+		0.99313454803752976, 0.98553572902723841, 1.0146990415055834, 1.0022460666911666,
+		0.96617607749560286, 0.99716082371759485, 0.99706106810070005, 1.0031145020371548,
+		0.98708559260095208, 1.0329285247762123, 0.97998523142567673, 0.96573547495583256,
+		0.99102313713941703, 1.0393683253546719, 1.1372121434460978, 1.082862257774863,
+		1.0803153522726707, 1.1184540127117597, 1.1158142791159136, 1.1067828806535385,
+	};
+	enum { NL = sizeof lvl / sizeof lvl[0] };
+	struct ti_series_point pts[NL];
+	struct ti_series_bench b = { .name = "b", .p = pts };
+	struct ti_series_history h = { .b = &b, .nb = 1 };
+	struct ti_series_config c;
+	size_t exits = 0, first = 0;
+
+	for (size_t i = 0; i < NL; i++)
+		pts[i] = (struct ti_series_point){ .run = (uint32_t)i, .n = 1, .level = lvl[i] };
+	for (size_t len = 8; len <= NL; len++) {
+		struct ti_series_result r;
+		ti_series_config_init(&c, len);
+		c.since = len - 1;
+		b.n = h.nruns = len;
+		if (ti_series_analyze(&h, &c, &r) < 0)
+			break;
+		if (r.regressed && exits++ == 0)
+			first = len;
+		ti_series_result_free(&r);
+	}
+	TAP_OK(exits == 1 && first == 35, "a step placed again a run later after two nights "
+	       "without it: exit 1 on %zu nights, the first %zu; expected 1, 35", exits, first);
+}
+
 int main(void)
 {
 	test_rule();
 	test_bump();
+	test_shape();
+	test_replay_tol();
 	test_identity();
 	test_order();
 	test_time_key();

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* series-cpoint.c: the change-point rule of a series (series.h), the one
  * bench/series-sim chose: binary segmentation with the difference of
- * medians over a noise scale from neighbouring values, Bonferroni over
- * the splits of a segment, the gate, and disturbed nights left out. */
+ * means over its error (pooled, or the sides' own, or from the nights'
+ * local noise scales where the noise changed), Bonferroni over the
+ * splits of a segment, the bump, the gate, and disturbed nights left
+ * out. */
 #include "config.h"
 
 #include <errno.h>
@@ -25,31 +27,64 @@
  * time without the cap). */
 #define MAX_BUMP 32
 
+/* A night's local noise scale is that of the nights within this many on
+ * either side; where they differ NOISE_RATIO-fold or more in a segment,
+ * a split's error is also taken from them (stretch_p). */
+#define NOISE_WINDOW 8
+#define NOISE_RATIO 3
+/* Each side's own spread is an error of the split from this many nights
+ * a side: from fewer it is too unsure, and a step 2 nights old would wait
+ * for its third (tests/series-confirm.sh). */
+#define WELCH_MIN 10
+
 #ifndef BUMP_ALPHA
 #define BUMP_ALPHA 0.01
 #endif
 
-double ti_series_noise(const double *x, size_t n)
+/* ti_series_noise with D for the N - 1 differences. */
+static double noise_in(const double *x, size_t n, double *d)
 {
-	double *d, med, mean = 0;
+	double med, mean = 0;
 
 	if (n < 2)
 		return 0;
-	if (!(d = malloc((n - 1) * sizeof *d)))
-		return NAN;
 	for (size_t i = 1; i < n; i++) {
 		d[i - 1] = fabs(x[i] - x[i - 1]);
 		mean += d[i - 1];
 	}
-	ti_stats_sort(d, n - 1);
+	if (n - 1 <= 2 * NOISE_WINDOW) {
+		/* A night's window, once a night of each benchmark: an
+		 * insertion sort, not qsort's calls (series-scale.sh). */
+		for (size_t i = 1; i < n - 1; i++) {
+			double v = d[i];
+			size_t j = i;
+			for (; j > 0 && d[j - 1] > v; j--)
+				d[j] = d[j - 1];
+			d[j] = v;
+		}
+	} else {
+		ti_stats_sort(d, n - 1);
+	}
 	med = ti_stats_quantile_sorted(d, n - 1, 0.5);
-	free(d);
 	/* The difference of two values has sqrt(2) times their spread.
 	 * Values rounded to a few digits can make most neighbours equal: then
 	 * the mean difference (E|d| = 2 sigma / sqrt(pi) for normal d). */
 	if (med > 0)
 		return TI_STATS_MAD_SCALE * med / M_SQRT2;
 	return mean / (double)(n - 1) * sqrt(M_PI) / 2 / M_SQRT2;
+}
+
+double ti_series_noise(const double *x, size_t n)
+{
+	double *d, sigma;
+
+	if (n < 2)
+		return 0;
+	if (!(d = malloc((n - 1) * sizeof *d)))
+		return NAN;
+	sigma = noise_in(x, n, d);
+	free(d);
+	return sigma;
 }
 
 static double median_of(const double *x, size_t n, double *tmp)
@@ -151,10 +186,10 @@ struct bs {
 	const struct ti_series_config *c;
 	const uint64_t *id;	/* the values' binary identities, 0 unknown; NULL: none */
 	double *sum;		/* prefix sums of the values of the segment */
+	double *sig;		/* each value's local noise scale (NOISE_WINDOW) */
 	size_t *cp;
 	double *p;
 	size_t n, max;
-	bool failed;		/* memory ran out */
 };
 
 /* How far apart the sides of the split at K of the segment of LEN are,
@@ -168,6 +203,45 @@ static double tstat(const struct bs *w, size_t k, size_t len)
 
 static void segment(struct bs *w, const double *x, size_t s, size_t e);
 
+/* The p-value of the stretch X[a..b) of X[0..len) against the rest (a
+ * split at K is the stretch [K, len)), Student's t on n - 2 degrees of
+ * freedom, its error the largest of three: the spread around the two
+ * means (pooled), each side's own (Welch's), and, where the local noise
+ * scales SIG of the nights differ NOISE_RATIO-fold or more, the error of
+ * the two means from those.  On noise that grows in mid-history
+ * (bench/series-sim, model "shape": CV 1 % then 4 %) a stretch of the
+ * noisy part against a rest that is mostly quiet passed for a change at
+ * the pooled spread; the side's own spread, from a few nights clipped to
+ * their neighbourhood, is too small as often, the local scale from 16
+ * nights is not. */
+static double stretch_p(const double *x, const double *sig, size_t len, size_t a, size_t b)
+{
+	double n1 = (double)(b - a), n2 = (double)len - n1, m1 = 0, m2 = 0, s1 = 0, s2 = 0;
+	double v1 = 0, v2 = 0, smax = 0, smin = INFINITY;
+
+	for (size_t i = 0; i < len; i++) {
+		bool in = i >= a && i < b;
+		*(in ? &m1 : &m2) += x[i];
+		*(in ? &v1 : &v2) += sig[i] * sig[i];
+		smax = fmax(smax, sig[i]);
+		smin = fmin(smin, sig[i]);
+	}
+	m1 /= n1;
+	m2 /= n2;
+	for (size_t i = 0; i < len; i++) {
+		double r = x[i] - (i >= a && i < b ? m1 : m2);
+		*(i >= a && i < b ? &s1 : &s2) += r * r;
+	}
+	double d = fabs(m1 - m2), df = (double)len - 2;
+	double se = sqrt((s1 + s2) / df) * sqrt(1 / n1 + 1 / n2);
+	if (n1 >= WELCH_MIN && n2 >= WELCH_MIN)
+		se = fmax(se, sqrt(s1 / (n1 - 1) / n1 + s2 / (n2 - 1) / n2));
+	if (smax >= NOISE_RATIO * smin)
+		se = fmax(se, sqrt(v1 / (n1 * n1) + v2 / (n2 * n2)));
+	double t = se > 0 ? d / se : d != 0 ? INFINITY : 0;
+	return isinf(t) ? 0 : 2 * ti_stats_t_cdf(-t, df);
+}
+
 /* The best bump of X[s..e) (W->sum its prefix sums): the stretch [a, b),
  * with MIN_SIDE to MAX_BUMP nights inside and MIN_SIDE or more on either
  * side, whose mean
@@ -179,7 +253,7 @@ static void segment(struct bs *w, const double *x, size_t s, size_t e);
 static void bump(struct bs *w, const double *x, size_t s, size_t e)
 {
 	size_t len = e - s, a = 0, b = 0, tried = 0;
-	double tbest = -1, ss = 0;
+	double tbest = -1;
 
 	if (len < 3 * MIN_SIDE || w->n + 2 > w->max)
 		return;
@@ -196,16 +270,7 @@ static void bump(struct bs *w, const double *x, size_t s, size_t e)
 			}
 		}
 	}
-	double m = (double)(b - a), in = w->sum[b] - w->sum[a];
-	double mi = in / m, mo = (w->sum[len] - in) / ((double)len - m);
-	for (size_t i = 0; i < len; i++) {
-		double r = x[s + i] - (i >= a && i < b ? mi : mo);
-		ss += r * r;
-	}
-	double se = sqrt(ss / (double)(len - 2)) * sqrt(1 / m + 1 / ((double)len - m));
-	double t = se > 0 ? fabs(mi - mo) / se : mi != mo ? INFINITY : 0;
-	double p = isinf(t) ? 0 : fmin(1, 2 * ti_stats_t_cdf(-t, (double)(len - 2)) *
-					  (double)tried);
+	double p = fmin(1, stretch_p(x + s, w->sig + s, len, a, b) * (double)tried);
 	if (!(p <= w->c->alpha * BUMP_ALPHA))
 		return;
 	w->cp[w->n] = s + a;
@@ -248,16 +313,10 @@ static void segment(struct bs *w, const double *x, size_t s, size_t e)
 				best = k;
 			}
 		}
-		/* Its test: the split's own spread, n - 2 degrees of freedom,
-		 * Bonferroni over the splits the location was chosen from. */
-		double d, se;
-		if (ti_series_split(x + s, len, best, &d, &se) < 0) {
-			w->failed = true;
-			return;
-		}
-		double t = se > 0 ? fabs(d) / se : d != 0 ? INFINITY : 0;
-		p = isinf(t) ? 0 : fmin(1, 2 * ti_stats_t_cdf(-t, (double)(len - 2)) *
-					       (double)splits * (ids ? 2 : 1));
+		/* Its test (stretch_p), Bonferroni over the splits the
+		 * location was chosen from. */
+		p = fmin(1, stretch_p(x + s, w->sig + s, len, best, len) * (double)splits *
+				    (ids ? 2 : 1));
 	}
 	if (!(p <= w->c->alpha)) {
 		bump(w, x, s, e);
@@ -303,7 +362,8 @@ int ti_series_cpoints(const double *x, const uint64_t *id, size_t n,
 	int rc;
 
 	w.sum = malloc((n + 1) * sizeof *w.sum);
-	if (!y || !w.sum || (n && ti_series_clip(x, n, y) < 0)) {
+	w.sig = malloc((n ? n : 1) * sizeof *w.sig);
+	if (!y || !w.sum || !w.sig || (n && ti_series_clip(x, n, y) < 0)) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -311,11 +371,13 @@ int ti_series_cpoints(const double *x, const uint64_t *id, size_t n,
 		rc = 0;
 		goto out;
 	}
-	segment(&w, y, 0, n);
-	if (w.failed) {
-		rc = -ENOMEM;
-		goto out;
+	for (size_t i = 0; i < n; i++) {
+		size_t lo = i >= NOISE_WINDOW ? i - NOISE_WINDOW : 0;
+		size_t hi = i + NOISE_WINDOW + 1 < n ? i + NOISE_WINDOW + 1 : n;
+		double d[2 * NOISE_WINDOW];
+		w.sig[i] = noise_in(y + lo, hi - lo, d);
 	}
+	segment(&w, y, 0, n);
 	/* Sort the points, keeping each one's p. */
 	for (size_t i = 0; i < w.n; i++) {
 		for (size_t j = i + 1; j < w.n; j++) {
@@ -333,5 +395,6 @@ int ti_series_cpoints(const double *x, const uint64_t *id, size_t n,
 out:
 	free(y);
 	free(w.sum);
+	free(w.sig);
 	return rc;
 }

@@ -202,8 +202,8 @@ struct ti_series_result {
  * with ti_series_result_free).  A change is confirmed in the window when
  * the history cut before the window (its first C->since runs, analysed
  * alike) has no change point of the same direction within 3 runs of it,
- * nor has the history cut on any night before that back to the change's
- * start (up to 32 nights; a change at the edge of significance is found,
+ * nor has the history cut on any night before that back to 3 runs before
+ * the change's start (up to 32 nights; a change at the edge of significance is found,
  * lost and found again, and is new once):
  * a regression that needs more nights than the window to reach
  * significance is new on the night it does, wherever it started.  With C->machine_factor, each level is
@@ -247,7 +247,9 @@ void ti_series_report_svg(struct ti_buf *out, const struct ti_series_history *h,
  * segment's split where the means of its two sides differ most for their
  * sizes (among the splits where the binary identity ID changed, when one
  * of those stands; ID may be NULL, 0 is unknown); it stands when its t
- * p-value (ti_series_split), times the number of splits it was chosen
+ * p-value (the error the largest of the pooled one, ti_series_split, the
+ * sides' own from 10 nights a side, and the nights' local noise scales'
+ * where those differ 3-fold), times the number of splits it was chosen
  * from, is at most C->alpha; then, smallest first, the points whose sides
  * (up to the neighbouring points) differ by less than the gate are merged
  * away.  Exposed for bench/series-sim and the tests. */
