@@ -224,3 +224,7 @@ TESTS += tests/series-cli.sh tests/series-lnt.sh tests/series-lnt-answers.sh tes
 	tests/series-confirm.sh tests/series-suspect.sh
 EXTRA_DIST += tests/series-cli.sh tests/series-lnt.sh tests/series-lnt-answers.sh \
 	tests/series-input.sh tests/series-confirm.sh tests/series-suspect.sh
+
+# The simulations of bench/ still run (make check builds them).
+TESTS += tests/bench-sims.sh
+EXTRA_DIST += tests/bench-sims.sh
