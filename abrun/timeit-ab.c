@@ -630,11 +630,9 @@ static void choose_schedule(struct cli *cl)
 
 	if (!cl->auto_schedule)
 		return;
-	/* Two compilers at once slowed each other unevenly: an A/A pair's
-	 * spread of ln(B/A) a round was 18-33 % in duets and 2-8 % in
-	 * sequential rounds (CTMark, docs/compile-time.md). */
-	if (cl->compile)
-		cl->why_sequential = "two compilers at once slow each other";
+	/* --jobs: blocks of one side's units, which a duet's pairs are not. */
+	if (cl->c.jobs > 1)
+		cl->why_sequential = "--jobs";
 	else if (!ti_os_has(TI_OS_AFFINITY))
 		cl->why_sequential = "this system cannot pin a process to a CPU";
 	else if (n == 0 && ti_os_get_affinity(&all) < 0)

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# timeit-ab --compile: sequential rounds by default (two compilers at
-# once slow each other unevenly), said in the report; --jobs N runs a
-# block of N units of one side at once, then the same units of the
-# other side: in samples.tsv runs of one side overlap, an A never
-# overlaps a B.  --jobs with a duet, without --compile or out of range:
-# one line, status 2, nothing made.
+# timeit-ab --compile --jobs N: sequential rounds (--schedule auto says
+# why) in blocks of N units, the block's compiles of one side at once,
+# then the same units of the other side: in samples.tsv runs of one side
+# overlap, an A never overlaps a B; one at a time without it.  --jobs
+# with a duet, without --compile or out of range: one line, status 2,
+# nothing made.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 ab=$top_builddir/abrun/timeit-ab
@@ -32,13 +32,9 @@ tree() {
 tree A
 tree B
 
-# The default: sequential, and why.
-expect_status 0 "$ab" -o O1 -n 1 --no-identity --compile A B > out 2> err ||
-	fail "default: $(cat out err)"
-grep -q 'schedule sequential (auto: two compilers at once slow each other)' err ||
-	fail "the schedule's reason: $(cat err)"
-awk -F '\t' 'NR > 1 && $4 != "sequential" { bad = 1 } END { exit bad }' O1/samples.tsv ||
-	fail "not sequential: $(cat O1/samples.tsv)"
+# Sequential, one compile at a time.
+expect_status 0 "$ab" -q -o O1 -n 1 --schedule sequential --no-identity --compile A B \
+	> out 2> err || fail "sequential: $(cat out err)"
 
 # overlaps FILE: "same N cross M": pairs of runs of one round whose times
 # overlap, of one side and of the two sides (by more than samples.tsv's
@@ -59,8 +55,11 @@ overlaps() {
 
 # Blocks of 3 units (6 units, 2 rounds): each block's 3 runs of a side
 # together (3 overlapping pairs), 2 blocks a side, 2 sides, 2 rounds.
-expect_status 0 "$ab" -q -o O2 -n 2 -j 3 --no-identity --compile A B > out 2> err ||
+expect_status 0 "$ab" -o O2 -n 2 -j 3 --no-identity --compile A B > out 2> err ||
 	fail "-j 3: $(cat out err)"
+grep -q 'schedule sequential (auto: --jobs)' err || fail "-j 3: the schedule's reason: $(cat err)"
+awk -F '\t' 'NR > 1 && $4 != "sequential" { bad = 1 } END { exit bad }' O2/samples.tsv ||
+	fail "-j 3: not sequential: $(cat O2/samples.tsv)"
 [ "$(overlaps O2/samples.tsv)" = "same 24 cross 0" ] ||
 	fail "-j 3: $(overlaps O2/samples.tsv): $(cat O2/samples.tsv)"
 [ "$(awk 'END { print NR - 1 }' O2/samples.tsv)" = 24 ] ||
