@@ -26,7 +26,8 @@ bench_nop_LDFLAGS = -static
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/common.sh bench/compile-count.sh bench/overhead.sh bench/perf-overhead.sh bench/noise.sh bench/scaling.sh \
 	bench/accounting.sh bench/outside.awk bench/ab-live.sh bench/cache-sim.sh \
-	bench/series-live.sh bench/read-scale.sh bench/series-scale.sh bench/cmd-vs-hyperfine.sh
+	bench/series-live.sh bench/read-scale.sh bench/series-scale.sh bench/cmd-vs-hyperfine.sh \
+	bench/ab-geo-e2e.sh
 
 BENCH_ENV = TIMEIT='$(abs_top_builddir)/timeit/timeit' \
 	BENCH_BIN='$(abs_top_builddir)/bench'
