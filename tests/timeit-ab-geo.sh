@@ -7,8 +7,9 @@
 # CV 2 %.  The 10 are decided early and stop, the others run on; make ab's
 # final table (timeit-compare --looks of ab-looks) gives the interval at
 # 1 - alpha / looks, over every round, holding its estimate (true value
-# +4.88 %) and neither the width of an imputed constant (about 0.15 %,
-# no noise in the rounds a benchmark lacked) nor a runaway one.
+# +4.88 %), 0.6-3 % wide: 1.19 % here (0.75-1.36 % over 20 suites of
+# bench/ab-geo-e2e.sh), where the variance that imputed a stopped
+# benchmark's estimate as a constant in the rounds it lacked gave 0.52 %.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 ab=$top_builddir/abrun/timeit-ab
@@ -51,5 +52,5 @@ nums=$(printf '%s\n' "$line" | sed -E 's/^[^:]*: ([-+][0-9.]+)% \([0-9.]+% CI ([
 # shellcheck disable=SC2086
 awk -v est="${nums%% *}" -v rest="${nums#* }" 'BEGIN {
 	split(rest, ci, " "); lo = ci[1] + 0; hi = ci[2] + 0; est += 0
-	exit !(lo < est && est < hi && lo >= 2 && hi <= 8 && hi - lo >= 0.4 && hi - lo <= 3)
+	exit !(lo < est && est < hi && lo >= 2 && hi <= 8 && hi - lo >= 0.6 && hi - lo <= 3)
 }' || fail "the interval is not plausible: $line"
