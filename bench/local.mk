@@ -77,3 +77,13 @@ bench-cache: timeit/timeit
 	TIMEIT='$(abs_top_builddir)/timeit/timeit' SRCDIR='$(abs_top_srcdir)' \
 		$(SHELL) $(srcdir)/bench/cache-sim.sh
 .PHONY: bench-cache
+
+# The suite's geometric-mean interval through timeit-ab --suite's early
+# stops, against a known truth (docs/verdicts.md): 100 suites a setting
+# of 4, about 20 minutes on a 2-core VM.
+bench-geo-e2e: abrun/timeit-ab compare/timeit-compare
+	TIMEIT_AB='$(abs_top_builddir)/abrun/timeit-ab' \
+	TIMEIT_COMPARE='$(abs_top_builddir)/compare/timeit-compare' \
+		$(SHELL) $(srcdir)/bench/ab-geo-e2e.sh $(GEO_SUITES)
+GEO_SUITES = 100
+.PHONY: bench-geo-e2e
