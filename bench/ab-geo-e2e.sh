@@ -27,7 +27,8 @@
 #
 # Environment: TIMEIT_AB, TIMEIT_COMPARE (the programs; default those of
 # the build tree in the current directory), SETTINGS (default "change
-# change-shared aa aa-shared"), KEEP=FILE (every suite's line: setting,
+# change-shared aa aa-shared"), FIRST (default 0: the first suite's
+# number, so that runs of other suites can be added), KEEP=FILE (every suite's line: setting,
 # suite, ratio, low, high, level, rounds).
 set -eu
 LC_ALL=C
@@ -93,8 +94,8 @@ for setting in ${SETTINGS:-change change-shared aa aa-shared}; do
 	aa-shared) k=4 changed=0 shared=0.03 ;;
 	*) echo "ab-geo-e2e: $setting: not a setting" >&2; exit 2 ;;
 	esac
-	s=0
-	while [ "$s" -lt "$suites" ]; do
+	s=${FIRST:-0}
+	while [ "$s" -lt $((${FIRST:-0} + suites)) ]; do
 		rm -rf draw out
 		mkdir -p draw/A draw/B out
 		awk -v seed=$((0x6e0e2e0 + 7919 * k + s)) -v changed=$changed \
