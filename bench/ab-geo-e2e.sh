@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# bench/ab-geo-e2e.sh [SUITES]: the suite's geometric mean of B/A through
+# bench/ab-geo-e2e.sh [SUITES], or --table FILE...: the suite's geometric mean of B/A through
 # timeit-ab --suite with its early stops, against a known truth
 # (docs/verdicts.md, "Benchmarks stopped at different rounds").
 #
@@ -28,11 +28,49 @@
 # Environment: TIMEIT_AB, TIMEIT_COMPARE (the programs; default those of
 # the build tree in the current directory), SETTINGS (default "change
 # change-shared aa aa-shared"), FIRST (default 0: the first suite's
-# number, so that runs of other suites can be added), KEEP=FILE (every suite's line: setting,
-# suite, ratio, low, high, level, rounds).
+# number, so that runs of other suites can be added), KEEP=FILE (every
+# suite's line: setting, suite, then ratio, low, high, level and rounds
+# of the final table and of the one at 95 %, then the mean rounds of the
+# changed and unchanged; --table FILE... prints the table of one or more
+# such files).
 set -eu
 LC_ALL=C
 export LC_ALL
+# table FILE...: the summary of KEEP's lines, one row a setting.
+table() {
+	printf '| setting | suites | level | cover | Wilson 95 %% | mean width | at 95 %%: cover | Wilson 95 %% | mean width | mean error | rounds changed, unchanged | interval rounds |\n'
+	printf '|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
+	awk -F '\t' '
+	# wilson(COVERED, N): the share and its Wilson 95 % interval, in percent.
+	function wilson(x, n,   p, z, c, h) {
+		p = x / n; z = 1.959964
+		c = (p + z * z / (2 * n)) / (1 + z * z / n)
+		h = z / (1 + z * z / n) * sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+		return sprintf("%.1f %% | %.1f-%.1f %%", 100 * p, 100 * (c - h), 100 * (c + h))
+	}
+	{
+		k = $1; if (!(k in cnt)) order[++m] = k
+		truth = k ~ /^change/ ? exp(0.5 * log(1.1)) : 1
+		cnt[k]++; lev[k] = $6
+		cov[k] += $4 <= truth && truth <= $5; wid[k] += $5 - $4
+		cov95[k] += $9 <= truth && truth <= $10; wid95[k] += $10 - $9
+		err[k] += $3 / truth - 1; rr[k] += $7; rc[k] += $13; ru[k] += $14
+	}
+	END {
+		for (i = 1; i <= m; i++) {
+			k = order[i]; n = cnt[k]
+			printf "| %s | %d | %s | %s | %.2f %% | %s | %.2f %% | %+.2f %% | %.1f, %.1f | %.1f |\n",
+				k, n, lev[k], wilson(cov[k], n), 100 * wid[k] / n, wilson(cov95[k], n),
+				100 * wid95[k] / n, 100 * err[k] / n, rc[k] / n, ru[k] / n, rr[k] / n
+		}
+	}' "$@"
+}
+
+if [ "${1:-}" = --table ]; then
+	shift
+	table "$@"
+	exit 0
+fi
 suites=${1:-100}
 ab=${TIMEIT_AB:-$PWD/abrun/timeit-ab}
 compare=${TIMEIT_COMPARE:-$PWD/compare/timeit-compare}
@@ -127,29 +165,4 @@ for setting in ${SETTINGS:-change change-shared aa aa-shared}; do
 done
 [ -z "${KEEP:-}" ] || cp all.tsv "$KEEP"
 
-printf '| setting | suites | level | cover | Wilson 95 %% | mean width | at 95 %%: cover | Wilson 95 %% | mean width | mean error | rounds changed, unchanged | interval rounds |\n'
-printf '|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
-awk -F '\t' '
-# wilson(COVERED, N): the share and its Wilson 95 % interval, in percent.
-function wilson(x, n,   p, z, c, h) {
-	p = x / n; z = 1.959964
-	c = (p + z * z / (2 * n)) / (1 + z * z / n)
-	h = z / (1 + z * z / n) * sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-	return sprintf("%.1f %% | %.1f-%.1f %%", 100 * p, 100 * (c - h), 100 * (c + h))
-}
-{
-	k = $1; if (!(k in cnt)) order[++m] = k
-	truth = k ~ /^change/ ? exp(0.5 * log(1.1)) : 1
-	cnt[k]++; lev[k] = $6
-	cov[k] += $4 <= truth && truth <= $5; wid[k] += $5 - $4
-	cov95[k] += $9 <= truth && truth <= $10; wid95[k] += $10 - $9
-	err[k] += $3 / truth - 1; rr[k] += $7; rc[k] += $13; ru[k] += $14
-}
-END {
-	for (i = 1; i <= m; i++) {
-		k = order[i]; n = cnt[k]
-		printf "| %s | %d | %s | %s | %.2f %% | %s | %.2f %% | %+.2f %% | %.1f, %.1f | %.1f |\n",
-			k, n, lev[k], wilson(cov[k], n), 100 * wid[k] / n, wilson(cov95[k], n),
-			100 * wid95[k] / n, 100 * err[k] / n, rc[k] / n, ru[k] / n, rr[k] / n
-	}
-}' all.tsv
+table all.tsv
