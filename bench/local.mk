@@ -26,7 +26,8 @@ bench_nop_LDFLAGS = -static
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += bench/common.sh bench/compile-count.sh bench/overhead.sh bench/perf-overhead.sh bench/noise.sh bench/scaling.sh \
 	bench/accounting.sh bench/outside.awk bench/ab-live.sh bench/cache-sim.sh \
-	bench/series-live.sh bench/read-scale.sh bench/series-scale.sh bench/cmd-vs-hyperfine.sh
+	bench/series-live.sh bench/read-scale.sh bench/series-scale.sh bench/cmd-vs-hyperfine.sh \
+	bench/ab-geo-e2e.sh
 
 BENCH_ENV = TIMEIT='$(abs_top_builddir)/timeit/timeit' \
 	BENCH_BIN='$(abs_top_builddir)/bench'
@@ -76,3 +77,13 @@ bench-cache: timeit/timeit
 	TIMEIT='$(abs_top_builddir)/timeit/timeit' SRCDIR='$(abs_top_srcdir)' \
 		$(SHELL) $(srcdir)/bench/cache-sim.sh
 .PHONY: bench-cache
+
+# The suite's geometric-mean interval through timeit-ab --suite's early
+# stops, against a known truth (docs/verdicts.md): 100 suites a setting
+# of 4, about 20 minutes on a 2-core VM.
+bench-geo-e2e: abrun/timeit-ab compare/timeit-compare
+	TIMEIT_AB='$(abs_top_builddir)/abrun/timeit-ab' \
+	TIMEIT_COMPARE='$(abs_top_builddir)/compare/timeit-compare' \
+		$(SHELL) $(srcdir)/bench/ab-geo-e2e.sh $(GEO_SUITES)
+GEO_SUITES = 100
+.PHONY: bench-geo-e2e

@@ -168,6 +168,9 @@ EXTRA_DIST += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh tests/timeit-ab-cmd
 # The final table as one of the looks: the rest of alpha after a budget.
 TESTS += tests/timeit-ab-looks.sh
 EXTRA_DIST += tests/timeit-ab-looks.sh
+# The suite's geometric mean after benchmarks stopped at different rounds.
+TESTS += tests/timeit-ab-geo.sh
+EXTRA_DIST += tests/timeit-ab-geo.sh
 # A full disk as the run ends: every write checked, the first failure said.
 TESTS += tests/timeit-ab-full.sh
 EXTRA_DIST += tests/timeit-ab-full.sh
