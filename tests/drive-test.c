@@ -216,34 +216,61 @@ static const char *flat(char *buf)
 }
 
 /* Two rounds of the fake runner on SCHEDULE (a duet on CPU 0 twice). */
-static void fake_run(int line, enum ti_drive_schedule schedule)
+/* A fake run's set-up: FAKE cleared with NJOBS runs a round, its
+ * directory with A and B in it, C for two rounds of SCHEDULE on CPUS
+ * (two sets of CPU 0).  False (a failed check) if the directory could
+ * not be made. */
+static bool fake_open(int line, size_t njobs, enum ti_drive_schedule schedule,
+		      struct ti_cpuset cpus[2], struct ti_drive_config *c)
 {
-	struct ti_cpuset cpus[2] = { { 0, NULL }, { 0, NULL } };
-	struct ti_drive_config c;
-	struct ti_drive d;
-	char buf[1024], sub[96];
-	bool ok;
-	int rc;
+	char sub[96];
 
 	memset(&fake, 0, sizeof fake);
+	fake.njobs = njobs;
 	snprintf(fake.dir, sizeof fake.dir, "/tmp/drive-test.XXXXXX");
 	if (!mkdtemp(fake.dir)) {
 		tap_ok(0, line, "mkdtemp: %s", strerror(errno));
-		return;
+		return false;
 	}
 	for (int s = 0; s < 2; s++) {
 		snprintf(sub, sizeof sub, "%s/%c", fake.dir, "AB"[s]);
 		mkdir(sub, 0777);
 	}
-	ti_drive_config_init(&c);
-	c.out = fake.dir;
-	c.max = 2;
-	c.schedule = schedule;
+	ti_drive_config_init(c);
+	c->out = fake.dir;
+	c->max = 2;
+	c->schedule = schedule;
 	ti_cpuset_add(&cpus[0], 0);
 	ti_cpuset_add(&cpus[1], 0);
-	c.cpus = cpus;
-	c.ncpus = 2;
-	c.progress = fake_progress;
+	c->cpus = cpus;
+	c->ncpus = 2;
+	c->progress = fake_progress;
+	return true;
+}
+
+/* The end of a fake run: D, CPUS and the directory freed. */
+static void fake_close(struct ti_drive *d, struct ti_cpuset cpus[2])
+{
+	char cmd[128];
+
+	ti_drive_free(d);
+	ti_cpuset_free(&cpus[0]);
+	ti_cpuset_free(&cpus[1]);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", fake.dir);
+	(void)!system(cmd);
+}
+
+static void fake_run(int line, enum ti_drive_schedule schedule)
+{
+	struct ti_cpuset cpus[2] = { { 0, NULL }, { 0, NULL } };
+	struct ti_drive_config c;
+	struct ti_drive d;
+	char buf[1024];
+	bool ok;
+	int rc;
+
+	if (!fake_open(line, 0, schedule, cpus, &c))
+		return;
 	c.progress_every = 1e-9;
 	rc = ti_drive_rounds(&d, &c, &fake_runner, (char *const *)fake_unit, 3);
 	tap_ok(rc == 0 && d.rounds == 2 && !d.stop_signal, line, "two rounds: %d, %u %s", rc,
@@ -275,11 +302,7 @@ static void fake_run(int line, enum ti_drive_schedule schedule)
 	tap_ok(ok, line, "samples.tsv: %s", flat(buf));
 	tap_ok(fake.ended_lines == 0, line, "a round of two runs has no progress of its own: %s",
 	       fake.last_line);
-	ti_drive_free(&d);
-	ti_cpuset_free(&cpus[0]);
-	ti_cpuset_free(&cpus[1]);
-	snprintf(buf, sizeof buf, "rm -rf '%s'", fake.dir);
-	(void)!system(buf);
+	fake_close(&d, cpus);
 }
 
 /* A round of 10 runs of 0.03 s says how far it is every EVERY seconds
@@ -289,30 +312,11 @@ static void many_runs(int line, enum ti_drive_schedule schedule, double every)
 	struct ti_cpuset cpus[2] = { { 0, NULL }, { 0, NULL } };
 	struct ti_drive_config c;
 	struct ti_drive d;
-	char buf[128];
 	unsigned r;
 	size_t k, n;
 
-	memset(&fake, 0, sizeof fake);
-	fake.njobs = 10;
-	snprintf(fake.dir, sizeof fake.dir, "/tmp/drive-test.XXXXXX");
-	if (!mkdtemp(fake.dir)) {
-		tap_ok(0, line, "mkdtemp: %s", strerror(errno));
+	if (!fake_open(line, 10, schedule, cpus, &c))
 		return;
-	}
-	for (int s = 0; s < 2; s++) {
-		snprintf(buf, sizeof buf, "%s/%c", fake.dir, "AB"[s]);
-		mkdir(buf, 0777);
-	}
-	ti_drive_config_init(&c);
-	c.out = fake.dir;
-	c.max = 2;
-	c.schedule = schedule;
-	ti_cpuset_add(&cpus[0], 0);
-	ti_cpuset_add(&cpus[1], 0);
-	c.cpus = cpus;
-	c.ncpus = 2;
-	c.progress = fake_progress;
 	c.progress_every = every;
 	int rc = ti_drive_rounds(&d, &c, &fake_runner, (char *const *)fake_unit, 3);
 	tap_ok(rc == 0, line, "ran: %d %s", rc, d.err);
@@ -324,11 +328,7 @@ static void many_runs(int line, enum ti_drive_schedule schedule, double every)
 				      &n) == 3 && r >= 1 && r <= 2 && k >= 1 && k < 10 && n == 10,
 		       line, "%zu progress lines within rounds, the last: %s", fake.ended_lines,
 		       fake.last_line);
-	ti_drive_free(&d);
-	ti_cpuset_free(&cpus[0]);
-	ti_cpuset_free(&cpus[1]);
-	snprintf(buf, sizeof buf, "rm -rf '%s'", fake.dir);
-	(void)!system(buf);
+	fake_close(&d, cpus);
 }
 
 /* --resume with a runner that keeps no state: refused, nothing started

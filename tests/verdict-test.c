@@ -563,12 +563,25 @@ static void test_looks(void)
  * -35.785097197771375 on 2.7719099625358306 degrees of freedom, p
  * 8.8726106213022699e-05 (spent at 0.8: 1.1090763276627837e-04); x1 p
  * 0.64703342519767831.  Student's t on x0 alone: 2 degrees of freedom. */
+/* The rows x0 and x1 above into A and B, and x2 from A2 and B2. */
+static void moderate_sides(struct ti_ab_set *a, struct ti_ab_set *b, const double *a2,
+			   const double *b2)
+{
+	static const double a0[] = { 1.00, 1.02, 0.99, 0 }, b0[] = { 0.61, 0.64, 0.59, 0 };
+	static const double a1[] = { 2.00, 2.04, 1.98, 0 }, b1[] = { 2.01, 2.03, 2.00, 0 };
+
+	side(a, "x0", a0, 0, NULL, 0, NULL);
+	side(b, "x0", b0, 0, NULL, 0, NULL);
+	side(a, "x1", a1, 0, NULL, 0, NULL);
+	side(b, "x1", b1, 0, NULL, 0, NULL);
+	side(a, "x2", a2, 0, NULL, 0, NULL);
+	side(b, "x2", b2, 0, NULL, 0, NULL);
+}
+
 static void test_moderate(void)
 {
 	static const double v0[] = { 0.5, 1, 2, 4 }, f0[] = { 9, 9, 9, 9 };
 	static const double v1[] = { 1e-4, 4e-4, 9e-4 }, f1[] = { 1, 2, 3 };
-	static const double a0[] = { 1.00, 1.02, 0.99, 0 }, b0[] = { 0.61, 0.64, 0.59, 0 };
-	static const double a1[] = { 2.00, 2.04, 1.98, 0 }, b1[] = { 2.01, 2.03, 2.00, 0 };
 	static const double a2[] = { 0.50, 0.51, 0.495, 0 }, b2[] = { 0.60, 0.45, 0.55, 0 };
 	struct ti_ab_set a = { 0 }, b = { 0 };
 	struct ti_ab_config c;
@@ -590,12 +603,7 @@ static void test_moderate(void)
 	TAP_OK(rc == 0 && isinf(d0) && fabs(s0sq / 6.9126808389031524e-4 - 1) < 1e-9 &&
 	       ti_stats_prior_variance(v1, f1, 1, &s0sq, &d0) == -EINVAL,
 	       "variances as alike as their degrees of freedom: d0 infinite, s0^2 %.17g", s0sq);
-	side(&a, "x0", a0, 0, NULL, 0, NULL);
-	side(&b, "x0", b0, 0, NULL, 0, NULL);
-	side(&a, "x1", a1, 0, NULL, 0, NULL);
-	side(&b, "x1", b1, 0, NULL, 0, NULL);
-	side(&a, "x2", a2, 0, NULL, 0, NULL);
-	side(&b, "x2", b2, 0, NULL, 0, NULL);
+	moderate_sides(&a, &b, a2, b2);
 	ti_ab_config_init(&c);
 	TAP_OK(c.moderate_from == 3 && c.moderate == 3 && c.moderate_min == 40,
 	       "moderated at 3 pairs, from 40 benchmarks, by default");
@@ -628,12 +636,7 @@ static void test_moderate(void)
 		static const double a2x[] = { 0.50, 0.51, 0.495, 0.50, 0.50, 0 };
 		static const double b2x[] = { 0.60, 0.45, 0.55, 0.90, 0.30, 0 };
 		struct ti_ab_set a5 = { 0 }, b5 = { 0 };
-		side(&a5, "x0", a0, 0, NULL, 0, NULL);
-		side(&b5, "x0", b0, 0, NULL, 0, NULL);
-		side(&a5, "x1", a1, 0, NULL, 0, NULL);
-		side(&b5, "x1", b1, 0, NULL, 0, NULL);
-		side(&a5, "x2", a2x, 0, NULL, 0, NULL);
-		side(&b5, "x2", b2x, 0, NULL, 0, NULL);
+		moderate_sides(&a5, &b5, a2x, b2x);
 		ti_ab_verdict_run(&c, &a5, &b5, NULL, NULL, &r);
 		TAP_OK(strcmp(r.rows[0].test, "moderated t") == 0 &&
 		       fabs(r.rows[0].p / 1.1090763276627837e-04 - 1) < 1e-9 &&
