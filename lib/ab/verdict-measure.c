@@ -36,6 +36,11 @@ static double resolution(const double *x, size_t m, const double *y, size_t n, d
 	return isfinite(gap) && med > 0 ? gap / med : 0;
 }
 
+double ti_ab_t_share(const struct ti_ab_config *c)
+{
+	return c->t_share > 0 && c->t_share <= 1 ? c->t_share : 1;
+}
+
 /* The variance of the first KV pairs of S->d, up to as many as the
  * moderated t takes (verdict-moderate.c), at least their resolution's as
  * the t's own, into ALT (none below 2 pairs): the rounds every benchmark
@@ -125,7 +130,7 @@ static int measure_paired(struct ti_ab_row *r, const struct ti_ab_config *c, dou
 		 * divided by T_SHARE; bench/ab-sim --table aa measured the
 		 * share); its intervals stay at the rows' level, the one the
 		 * report prints. */
-		double k = c->t_share > 0 && c->t_share <= 1 ? c->t_share : 1;
+		double k = ti_ab_t_share(c);
 		if ((rc = ti_stats_t1(s->d, np, trim, fl, alpha, &at, &ah)) < 0 ||
 		    (rc = ti_stats_t1(s->d, np, trim, fl, 2 * alpha, &at, &aeq)) < 0)
 			return rc;

@@ -73,7 +73,7 @@ int ti_ab_moderate(struct ti_ab_result *res, const struct ti_ab_config *c, doubl
 		return rc;
 	if (rc < 0 || !(s0sq > 0))
 		return 0;
-	double share = c->t_share > 0 && c->t_share <= 1 ? c->t_share : 1;
+	double share = ti_ab_t_share(c);
 	for (size_t i = 0; i < n; i++) {
 		struct ti_ab_row *r = &res->rows[i];
 		struct ti_ab_alt *a = &alts[i];
