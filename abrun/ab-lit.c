@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -74,6 +75,42 @@ static bool lit_dir(const char *d)
 	return false;
 }
 
+/* The command that runs lit-server.py for a duet (lib/drive's
+ * drive-litserver.c), into CL: lit's own Python (its first line's, when
+ * that names one) on the script of this build tree when this program is
+ * that tree's, else on the installed one.  None when there is no script:
+ * a lit process a run. */
+static void lit_server(struct cli *cl, const char *argv0)
+{
+	static char script[PATH_MAX], line[256], path[PATH_MAX];
+	static char *cmd[8];
+	char dir[PATH_MAX];
+	size_t n = 0;
+
+	self_dir(argv0, dir, sizeof dir);
+	if (strcmp(dir, TI_BUILDDIR "/abrun") == 0)
+		snprintf(script, sizeof script, "%s/abrun/lit-server.py", TI_SRCDIR);
+	else
+		snprintf(script, sizeof script, "%s/lit-server.py", TI_PKGDATADIR);
+	if (access(script, R_OK) != 0)
+		return;
+	const char *exe = strchr(cl->lit, '/') ? cl->lit
+			  : find_exec(cl->lit, path, sizeof path) ? path : NULL;
+	FILE *f = exe ? fopen(exe, "r") : NULL;
+	if (f && fgets(line, sizeof line, f) && strncmp(line, "#!", 2) == 0 && strstr(line, "python")) {
+		line[strcspn(line, "\r\n")] = '\0';
+		for (char *w = strtok(line + 2, " \t"); w && n < 4; w = strtok(NULL, " \t"))
+			cmd[n++] = w;
+	}
+	if (f)
+		fclose(f);
+	if (n == 0)
+		cmd[n++] = "python3";
+	cmd[n++] = script;
+	cmd[n] = NULL;
+	cl->c.lit_server = cmd;
+}
+
 /* Two lit test directories, lit, timeit-compare and the output
  * directory. */
 int prepare_lit(struct cli *cl, const char *argv0)
@@ -99,5 +136,7 @@ int prepare_lit(struct cli *cl, const char *argv0)
 	cl->c.lit = cl->lit;
 	cl->c.lit_args = cl->lit_args;
 	cl->c.nlit_args = cl->nlit_args;
+	if (cl->c.schedule == TI_DRIVE_DUET && !cl->no_lit_server)
+		lit_server(cl, argv0);
 	return 0;
 }

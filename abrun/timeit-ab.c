@@ -116,6 +116,8 @@ static void usage(FILE *f)
 		"                             the same sides and options, or status 2 (the\n"
 		"                             budget counts from now; a finished run's\n"
 		"                             verdict is shown again; not with --suite)\n"
+		"      --no-lit-server        lit, duet: a lit process a run, not one lit a\n"
+		"                             side that stays up and runs each test asked\n"
 		"      --check                check the options (and a duet's CPUs), run\n"
 		"                             nothing, and exit\n"
 		"  -q, --quiet                no progress on stderr\n"
@@ -259,7 +261,7 @@ bool findable(const char *name)
 }
 
 /* This program's directory, or "". */
-static void self_dir(const char *argv0, char *out, size_t len)
+void self_dir(const char *argv0, char *out, size_t len)
 {
 	char buf[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -339,6 +341,15 @@ static void on_progress(void *arg, const char *line)
 		fprintf(stderr, "%s: %s\n", prog, line);
 	}
 	p->shown = true;
+}
+
+/* A line that stays: what the budget can decide (lib/drive's plan). */
+static void on_note(void *arg, const char *line)
+{
+	struct progress *p = arg;
+
+	if (!p->quiet)
+		fprintf(stderr, "%s%s: %s\n", p->tty ? "\r\033[K" : "", prog, line);
 }
 
 static void end_line(struct progress *p)
@@ -434,7 +445,7 @@ static int parse(int argc, char **argv, struct cli *cl)
 #define VALUE() (val ? val : i + 1 < argc ? argv[++i] : (die("%s: needs an argument", name), ""))
 		if (val && (IS("-h") || IS("--help") || IS("--version") || IS("-q") || IS("--quiet") ||
 			    IS("--check") || IS("-N") || IS("--no-shell") || IS("--no-identity") ||
-			    IS("--replace") || IS("--resume") || IS("--compile") || IS("--per-unit")))
+			    IS("--no-lit-server") || IS("--replace") || IS("--resume") || IS("--compile") || IS("--per-unit")))
 			die("%s: takes no argument", name);
 		if (cl->npos > 0 && !cl->suite)
 			misplaced(cl, a);
@@ -526,6 +537,8 @@ static int parse(int argc, char **argv, struct cli *cl)
 			cl->no_shell = true;
 		} else if (IS("--no-identity")) {
 			cl->no_identity = true;
+		} else if (IS("--no-lit-server")) {
+			cl->no_lit_server = true;
 		} else if (IS("--replace")) {
 			cl->replace = true;
 		} else if (IS("--resume")) {
@@ -551,7 +564,7 @@ static int parse(int argc, char **argv, struct cli *cl)
 			static const char *const own_options[] = {
 				"--budget", "--check", "--cmd", "--compare", "--compare-option",
 				"--compile", "--count", "--count-under", "--cpu", "--help", "--jobs", "--per-unit", "--lit", "--look-every", "--max-samples", "--min-samples",
-				"--name", "--no-identity", "--no-shell", "--order", "--output",
+				"--name", "--no-identity", "--no-lit-server", "--no-shell", "--order", "--output",
 				"--quiet", "--replace", "--resume", "--samples", "--schedule", "--seed", "--suite",
 				"--version" };
 			const char *near = ti_suggest(name, own_options,
@@ -611,6 +624,8 @@ static int parse(int argc, char **argv, struct cli *cl)
 		die("%s: only with --cmd", cl->nname ? "--name" : "--no-shell");
 	if (!cl->ncmd && !cl->compile && cl->no_identity)
 		die("--no-identity: only with --cmd or --compile");
+	if ((cl->ncmd || cl->compile || cl->suite) && cl->no_lit_server)
+		die("--no-lit-server: only with two lit test directories");
 
 	if (!cl->c.fixed && cl->c.min && cl->c.min > cl->c.max)
 		die("--min-samples %u is above --max-samples %u", cl->c.min, cl->c.max);
@@ -1189,6 +1204,7 @@ static int run(struct cli *cl)
 	cl->pr.tty = isatty(STDERR_FILENO);
 	cl->pr.suite = cl->suite != NULL;
 	cl->c.progress = on_progress;
+	cl->c.note = on_note;
 	cl->c.progress_arg = &cl->pr;
 	/* A long round (a compile round: a run a unit) says how far it is:
 	 * on a terminal each second, in a log each minute. */
@@ -1221,6 +1237,7 @@ static int run(struct cli *cl)
 		ti_cpuset_format(&own.cpus[1], b, sizeof b);
 		snprintf(sched, sizeof sched, "duet, %zu at once (A on CPU %s, B on %s, swapped every "
 			 "round%s)", own.ncpus / 2, a, b, own.ncpus > 2 ? "; and so on" : "");
+
 	} else {
 		snprintf(sched, sizeof sched, "sequential%s%s%s", cl->why_sequential ? " (auto: " : "",
 			 cl->why_sequential ? cl->why_sequential : "", cl->why_sequential ? ")" : "");

@@ -47,6 +47,7 @@ struct cli {
 	const char *cmd[2], *name[2];	/* --cmd A --cmd B, --name for each */
 	size_t ncmd, nname;
 	bool no_shell, no_identity, replace, resume;
+	bool no_lit_server;	/* --no-lit-server: a duet runs a lit process a test */
 	bool compile, per_unit;	/* --compile BUILD_A BUILD_B, --per-unit */
 	bool count;		/* --count valgrind */
 	double count_under;	/* --count-under SECONDS, 0: not given */
@@ -63,6 +64,8 @@ bool find_exec(const char *name, char *buf, size_t len);
 bool findable(const char *name);
 /* The program NAME installed next to this one, or in its build tree's
  * directory SUBDIR, else NAME (from PATH); BUF holds it. */
+/* This program's directory into OUT (LEN bytes), or "". */
+void self_dir(const char *argv0, char *out, size_t len);
 const char *find_sibling(const char *argv0, const char *name, const char *subdir, char *buf,
 			 size_t len);
 /* Lock the output directory OUT for the run (TRY: only test that no

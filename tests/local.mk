@@ -165,6 +165,9 @@ TESTS += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh tests/timeit-ab-cmd.sh \
 	tests/timeit-ab-one-side.sh tests/timeit-ab-budget-kill.sh
 EXTRA_DIST += tests/timeit-ab-one-side.sh tests/timeit-ab-budget-kill.sh
 EXTRA_DIST += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh tests/timeit-ab-cmd.sh tests/lit-fake/lit.cfg tests/lit-fake/fakeformat.py
+# A duet's long-lived lit a side, and the plan of what a budget can decide.
+TESTS += tests/timeit-ab-lit-server.sh
+EXTRA_DIST += tests/timeit-ab-lit-server.sh
 # The final table as one of the looks: the rest of alpha after a budget.
 TESTS += tests/timeit-ab-looks.sh
 EXTRA_DIST += tests/timeit-ab-looks.sh

@@ -208,6 +208,8 @@ static void child(struct ti_drive_job *j, int ready_w, int gate_r, int gate_w)
 			;
 		close(gate_r);
 	}
+	if (j->run)
+		_exit(j->run(j));
 	execvp(j->argv[0], j->argv);
 	_exit(TI_STATUS_NOT_FOUND);
 }

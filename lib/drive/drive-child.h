@@ -19,6 +19,12 @@ struct ti_drive_job {
 	char **argv;		/* NULL in a duet: its side lacks the unit, the mate runs alone */
 	char *log;		/* its stdout and stderr (NULL: the driver's) */
 	char *tmp, *file;	/* its results file while it runs, and where it goes */
+	/* What the child does instead of exec, after the barrier, its return
+	 * the child's exit status (async-signal-safe calls only: a request
+	 * to a server, drive-lit.c); NULL: exec ARGV.  RUN_ARG is freed
+	 * with the job. */
+	int (*run)(const struct ti_drive_job *j);
+	void *run_arg;
 	bool empty;		/* it left no results (the runner's done says) */
 	const struct ti_cpuset *cpus;	/* NULL: not pinned */
 	char cpu_text[64];

@@ -55,6 +55,7 @@ static const char side_name[2] = { 'A', 'B' };
 struct lit_state {
 	unsigned char *sides;
 	size_t n;
+	struct ti_drive_litserver srv[2];	/* a lit a side, long-lived, when both are up */
 };
 
 static char *lit_file(const struct ti_drive *d, int side, unsigned r, size_t unit)
@@ -157,6 +158,8 @@ static int lit_jobs_duet(struct ti_drive *d, struct ti_drive_round *rd)
 				continue;
 			}
 			rc = lit_job(d, j, s, rd->r, ui, &rd->u.u[k], 1);
+			if (rc == 0 && st && st->srv[s].up)
+				rc = ti_drive_litserver_job(&st->srv[s], j, rd->u.u[k]);
 		}
 	}
 	return rc;
@@ -386,6 +389,30 @@ static int show_side(struct ti_drive *d, struct lit_state *st, int side)
 	return rc;
 }
 
+/* A lit a side, long-lived (drive-litserver.c), both or neither: a
+ * side whose server did not start is said, with its log, and the duet
+ * goes on with a lit process a run. */
+static int start_servers(struct ti_drive *d, struct lit_state *st)
+{
+	int rc = 0;
+
+	for (int s = 0; s < 2 && rc == 0; s++)
+		if ((rc = ti_drive_litserver_start(d, s, &st->srv[s])) == 0 && !st->srv[s].up)
+			break;
+	if (rc == -ENOMEM)
+		return ti_drive_fail(d, rc, "%s", strerror(ENOMEM));
+	if (rc < 0 && rc != -EINTR)
+		return ti_drive_fail(d, rc, "the lit server: %s", strerror(-rc));
+	if (rc == 0 && !(st->srv[0].up && st->srv[1].up)) {
+		int s = st->srv[0].up ? 1 : 0;
+		ti_drive_note(d, "side %c's lit server did not start (see %s): a lit process a run",
+			      side_name[s], st->srv[s].log);
+		for (int k = 0; k < 2; k++)
+			ti_drive_litserver_stop(&st->srv[k]);
+	}
+	return 0;
+}
+
 /* A duet's units: the tests lit would run on either side with the user's
  * arguments (their --filter too, which lit's --show-tests ignores: it
  * lists every test it discovers), from lit --no-execute, read by the lit
@@ -403,6 +430,8 @@ static int lit_start(struct ti_drive *d)
 	d->state = st;
 	for (int s = 0; s < 2 && rc == 0 && !ti_drive_child_stopped(); s++)
 		rc = show_side(d, st, s);
+	if (rc == 0 && d->c.lit_server)
+		rc = start_servers(d, st);
 	d->stop_signal = ti_drive_child_stopped();
 	return rc;
 }
@@ -411,8 +440,11 @@ static void lit_end(struct ti_drive *d)
 {
 	struct lit_state *st = d->state;
 
-	if (st)
+	if (st) {
 		free(st->sides);
+		for (int s = 0; s < 2; s++)
+			ti_drive_litserver_free(&st->srv[s]);
+	}
 	free(st);
 	d->state = NULL;
 }

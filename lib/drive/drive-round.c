@@ -411,9 +411,16 @@ static int rounds_run(struct ti_drive *d, struct plan *p)
 		p->runs += p->last_n;
 		if ((rc = round_results(d, r, p->rounds)) < 0)
 			break;
+		size_t next = ti_drive_active(d);
 		bool ends = run_ends(d, r, p->rounds, p->last, p->last_n, p->start);
 		if (!ends && r == 1)
 			p->rounds = budget_rounds(d, p->rounds, p->last, p->last_n, p->start);
+		/* Said even when the budget ends the run here: it held one round. */
+		if (r == 1)
+			ti_drive_plan_rounds(d, p->rounds, p->last, p->last_n, next,
+					     ti_drive_now() - p->start);
+		if (!ends && r == 2)
+			ti_drive_plan_noise(d, p->rounds);
 		/* Round R is complete: a resumed run goes on after it (make
 		 * ab's suite clears its O itself: nothing to go on with). */
 		if (d->runner->resumable)

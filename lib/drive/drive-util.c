@@ -70,6 +70,20 @@ void ti_drive_progress(struct ti_drive *d, const char *f, ...)
 	d->c.progress(d->c.progress_arg, line);
 }
 
+void ti_drive_note(struct ti_drive *d, const char *f, ...)
+{
+	void (*cb)(void *, const char *) = d->c.note ? d->c.note : d->c.progress;
+	char line[512];
+	va_list ap;
+
+	if (!cb)
+		return;
+	va_start(ap, f);
+	vsnprintf(line, sizeof line, f, ap);
+	va_end(ap);
+	cb(d->c.progress_arg, line);
+}
+
 void ti_drive_clock_text(char *s, size_t len, double secs)
 {
 	long t = secs < 0 ? 0 : (long)(secs + 0.5);
@@ -309,6 +323,8 @@ void ti_drive_job_free(struct ti_drive_job *j)
 	free(j->log);
 	free(j->tmp);
 	free(j->file);
+	free(j->run_arg);
+	j->run_arg = NULL;
 }
 
 const char *ti_drive_metric(const struct ti_drive *d)

@@ -23,6 +23,34 @@ int ti_drive_fail(struct ti_drive *d, int rc, const char *f, ...)
 /* Hand a progress line to D's callback, if it has one. */
 void ti_drive_progress(struct ti_drive *d, const char *f, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A line that stays, on D's note callback (its progress one when it has
+ * none): what a plan of the rounds can decide (drive-plan.c). */
+void ti_drive_note(struct ti_drive *d, const char *f, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* drive-litserver.c: side SIDE's long-lived lit (D's lit_server
+ * command): started, and up when it said it is ready (else stopped, its
+ * log saying why); a duet's job made a request to it for TEST (its argv
+ * and log made first); stopped; freed. */
+struct ti_drive_litserver {
+	pid_t pid;		/* -1: none running */
+	char *dir, *sock;	/* the socket: SOCK in DIR (the output directory) */
+	char *log;		/* its output */
+	bool up;
+};
+int ti_drive_litserver_start(struct ti_drive *d, int side, struct ti_drive_litserver *s);
+int ti_drive_litserver_job(const struct ti_drive_litserver *s, struct ti_drive_job *j,
+			   const char *test);
+void ti_drive_litserver_stop(struct ti_drive_litserver *s);
+void ti_drive_litserver_free(struct ti_drive_litserver *s);
+
+/* drive-plan.c: after round 1 (LAST seconds for LAST_N tests, NEXT left
+ * in play after it, ELAPSED since the start), the rounds the budget holds
+ * and its looks; after round 2, the noise of a round and the smallest
+ * change ROUNDS rounds can decide. */
+void ti_drive_plan_rounds(struct ti_drive *d, unsigned rounds, double last, size_t last_n,
+			  size_t next, double elapsed);
+void ti_drive_plan_noise(struct ti_drive *d, unsigned rounds);
 
 /* SECS as minutes:seconds into S (LEN bytes). */
 void ti_drive_clock_text(char *s, size_t len, double secs);

@@ -89,6 +89,10 @@ struct ti_drive_config {
 				 * many seconds (real) on both sides, under valgrind;
 				 * 0: no count */
 	const char *lit;	/* lit: the program */
+	char *const *lit_server;	/* lit, duet: the command (NULL-terminated) that
+					 * runs lit-server.py, to which DIR SOCKET LIT
+					 * LIT_ARGUMENTS BUILD are added; NULL: a lit
+					 * process a run */
 	char *const *lit_args;	/* lit: the user's arguments before ours */
 	size_t nlit_args;
 	const char *runfile;	/* suite: run as sh RUNFILE SIDE NAME ROUND */
@@ -104,7 +108,9 @@ struct ti_drive_config {
 				 * from round 1), its tests' stops and plan restored, a
 				 * round after it undone; the budget counts from now */
 	void (*progress)(void *arg, const char *line);
-	void *progress_arg;
+	/* A line that stays (what the budget can decide); NULL: progress. */
+	void (*note)(void *arg, const char *line);
+	void *progress_arg;	/* of both */
 	double progress_every;	/* seconds between the lines of a round's own progress
 				 * (its runs done), for rounds of many runs; 0: none */
 };
