@@ -93,7 +93,7 @@ static const struct option_def {
 	{ NULL, "--keep-going", OPT_KEEP_GOING, ARG_NONE, 0,
 	  "with --repeat, go on after a run that fails", TIMEIT_ONLY },
 	{ NULL, "--all-output", OPT_ALL_OUTPUT, ARG_NONE, 0,
-	  "with --repeat/--warmup, show every run's stdout (default: the first run's)", TIMEIT_ONLY },
+	  "with --repeat/--warmup, show every run's stdout (default: none)", TIMEIT_ONLY },
 	{ NULL, "--cpu", OPT_CPU, ARG_LIST, 0,
 	  "run the command on these CPUs only (taskset syntax: 0, 0-3,6)", TIMEIT_ONLY },
 	{ NULL, "--no-aslr", OPT_NO_ASLR, ARG_NONE, 0,

@@ -154,15 +154,16 @@ int ti_repeat_run(const struct ti_plan *plan, const struct ti_measure_opts *mo,
 {
 	unsigned total = o->warmup + o->repeat;
 	double elapsed = 0, *tmp = NULL;
-	/* The program's output is shown once, from the first run (warmup or
-	 * measured); later runs write stdout to /dev/null, as hyperfine does
-	 * for every run.  A redirected stdout is left alone: each run
-	 * truncates its file, which so holds one run's output, the form the
-	 * reference comparison of the LLVM test-suite reads. */
+	/* Every run of several writes stdout to /dev/null, as hyperfine's
+	 * do, unless all output is asked for: N copies of a program's output
+	 * would bury the summary.  One run keeps it (the drop-in timeit).  A
+	 * redirected stdout is left alone: each run truncates its file, which
+	 * so holds one run's output, the form the reference comparison of the
+	 * LLVM test-suite reads. */
 	struct ti_plan quiet = *plan;
 	int rc;
 
-	if (!quiet.redirect_stdout && !o->all_output)
+	if (!quiet.redirect_stdout && !o->all_output && total > 1)
 		quiet.redirect_stdout = "/dev/null";
 
 	*nruns = 0;
@@ -182,7 +183,7 @@ int ti_repeat_run(const struct ti_plan *plan, const struct ti_measure_opts *mo,
 			free(tmp);
 			return TI_REPEAT_STOPPED;
 		}
-		rc = ti_measure(i == 0 ? plan : &quiet, mo, r, f);
+		rc = ti_measure(&quiet, mo, r, f);
 		if (rc < 0) {
 			free(tmp);
 			return rc;
