@@ -1249,13 +1249,15 @@ static int run(struct cli *cl)
 		FILE *lf = ti_drive_file(&own.d, "looks");
 		ti_drive_write(&own.d, lf, "looks", looks, (size_t)n);
 		ti_drive_close(&own.d, lf, "looks");
-		printf("  DONE     %u rounds, %zu runs a side, %ld:%02ld, schedule %s\n", own.d.rounds, runs,
+		printf("  DONE     %u round%s, %zu run%s a side, %ld:%02ld, schedule %s\n", own.d.rounds,
+		       own.d.rounds == 1 ? "" : "s", runs, runs == 1 ? "" : "s",
 		       (long)(own.d.wall + 0.5) / 60, (long)(own.d.wall + 0.5) % 60, sched);
 		return written(0);
 	}
 	if (!cl->pr.quiet)
-		fprintf(stderr, "%s: %u rounds, %zu test runs a side, %ld:%02ld, schedule %s\n", prog,
-			own.d.rounds, runs, (long)(own.d.wall + 0.5) / 60, (long)(own.d.wall + 0.5) % 60, sched);
+		fprintf(stderr, "%s: %u round%s, %zu test run%s a side, %ld:%02ld, schedule %s\n", prog,
+			own.d.rounds, own.d.rounds == 1 ? "" : "s", runs, runs == 1 ? "" : "s",
+			(long)(own.d.wall + 0.5) / 60, (long)(own.d.wall + 0.5) % 60, sched);
 	int st = written(verdict(cl, sched));
 	/* The verdict is out: a --resume says so, and runs nothing. */
 	if (st == 0 || st == 1) {

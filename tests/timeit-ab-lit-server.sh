@@ -57,7 +57,7 @@ t1=$(awk -F '\t' 'NR > 1 && $1 == 1 { s += $7 } END { printf "%.3f", s }' "$tmp/
 small=$(awk -v t="$t1" 'BEGIN { printf "%.3f", 1.5 * t }')
 expect_status 0 "$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/small" \
 	--budget "$small" "$tmp/a" "$tmp/b" > small.out 2> small.err
-grep -Eq "^timeit-ab: the budget of [0-9.]+ s holds [12] rounds? at round 1's cost \([0-9.]+ s\), fewer than the 3 of the first look: nothing but byte-identical binaries can be decided \(a look needs a budget of about [0-9]+ s\)$" small.err ||
+grep -Eq "^timeit-ab: the budget of [0-9.]+ s holds 1 round at round 1's cost \([0-9.]+ s\), fewer than the 3 of the first look: nothing but byte-identical binaries can be decided \(a look needs a budget of about [0-9]+ s\)$" small.err ||
 	fail "a budget too small for a look: $(cat small.err)"
 # One that holds more: the rounds and the looks; after round 2, the
 # noise (none here: B is 1.5 times A in every run) and the smallest
@@ -69,6 +69,9 @@ grep -Eq "^timeit-ab: the budget of [0-9.]+ s holds [0-9]+ rounds at round 1's c
 	fail "the rounds a budget holds: $(cat big.err)"
 grep -Eq '^timeit-ab: rounds 1-2: the noise of ln\(B/A\) is 0\.0 % a round \(the median of 3 tests\); in the [0-9]+ rounds planned, a change of about 1\.0 % or more can be decided where many tests change, 1\.0 % where one alone does; less, not$' big.err ||
 	fail "the noise and the smallest change: $(cat big.err)"
+# The last line's numbers agree with their nouns: one round of three
+# runs a side.
+grep -q '^timeit-ab: 1 round, 3 test runs a side, ' small.err || fail "one round: $(cat small.err)"
 # -q: no plan either.
 expect_status 1 "$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/bigq" -q \
 	--budget "$big" "$tmp/a" "$tmp/b" > bigq.out 2> bigq.err
@@ -117,6 +120,14 @@ grep -Eq '^p +3 ' d.out || grep -q 'p\.test' d.out || fail "no verdict: $(cat d.
 	fail "not pinned and swapped: $(cat "$tmp/a/state/runs" "$tmp/b/state/runs")"
 [ -z "$(servers_left "$tmp/d")" ] || fail "servers left running: $(servers_left "$tmp/d")"
 ls "$tmp/d" | grep -q 'sock' && fail "a socket left: $(ls "$tmp/d")"
+
+# The two scripts of docs/LLVM-TEST-SUITE.md read such a run: its 3
+# rounds, their wall and what lies outside the runs; its 3 tests'
+# spread (none: B is 1.5 times A in every run).
+python3 "$top_srcdir/bench/lit-round-cost.py" "$tmp/d" > cost.out || fail "lit-round-cost.py: $(cat cost.out)"
+grep -Eq '^d +duet +3 +[0-9.]+ +[0-9.]+ +-?[0-9.]+ +-?[0-9]+% ' cost.out || fail "lit-round-cost.py: $(cat cost.out)"
+python3 "$top_srcdir/bench/lit-pair-spread.py" "$tmp/d" > spread.out || fail "lit-pair-spread.py: $(cat spread.out)"
+grep -Eq '^d +3 +3 +0\.00% ' spread.out || fail "lit-pair-spread.py: $(cat spread.out)"
 
 # --no-lit-server: a lit process a run (the check, 2 listings, 18 runs).
 : > "$tmp/starts"
