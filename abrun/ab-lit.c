@@ -16,14 +16,17 @@
 #include "record.h"
 #include "timeit-ab.h"
 
-/* Run ARGV quietly; its exit status, or -1. */
-static int run_quiet(char *const *argv)
+/* Run ARGV quietly; 0 when it exits 0, else -1 with what it did in WHY
+ * (LEN bytes). */
+static int run_quiet(char *const *argv, char *why, size_t len)
 {
 	pid_t pid = fork();
 	int st;
 
-	if (pid < 0)
+	if (pid < 0) {
+		snprintf(why, len, "fork: %s", strerror(errno));
 		return -1;
+	}
 	if (pid == 0) {
 		int nul = open("/dev/null", O_RDWR);
 		if (nul < 0)
@@ -34,10 +37,19 @@ static int run_quiet(char *const *argv)
 		execvp(argv[0], argv);
 		_exit(TI_STATUS_NOT_FOUND);
 	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR) {
+			snprintf(why, len, "wait: %s", strerror(errno));
 			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+		}
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	if (WIFEXITED(st))
+		snprintf(why, len, "exit status %d", WEXITSTATUS(st));
+	else
+		snprintf(why, len, "signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	return -1;
 }
 
 static const char *find_lit(void)
@@ -126,8 +138,9 @@ int prepare_lit(struct cli *cl, const char *argv0)
 	if (!cl->lit && !(cl->lit = find_lit()))
 		die("no lit found (give --lit PATH; Debian: llvm-14-tools)");
 	char *vargs[] = { (char *)cl->lit, "--version", NULL };
-	if (run_quiet(vargs) != 0)
-		die("--lit %s: cannot run it ('%s --version' failed)", cl->lit, cl->lit);
+	char why[128];
+	if (run_quiet(vargs, why, sizeof why) != 0)
+		die("--lit %s: cannot run it ('%s --version' failed: %s)", cl->lit, cl->lit, why);
 	prepare_compare(cl, argv0);
 	if (prepare_out(cl))
 		return 1;

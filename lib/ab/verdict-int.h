@@ -136,10 +136,6 @@ void ti_ab_measure_choose(struct ti_ab_result *res, const struct ti_ab_config *c
 double ti_ab_measure_floor(const struct ti_ab_bench *x, const struct ti_ab_bench *y,
 			   const struct ti_ab_config *c, struct ti_ab_scratch *s);
 
-/* verdict-measure.c: the share of alpha the t alternative's p spends
- * (C->t_share where it is in (0, 1], else all): its p is divided by it. */
-double ti_ab_t_share(const struct ti_ab_config *c);
-
 /* verdict-moderate.c: few pairs, many benchmarks. */
 
 /* Replace the t alternative (ALTS) of each PENDING row of RES with

@@ -230,6 +230,10 @@ void ti_ab_result_free(struct ti_ab_result *r);
 double ti_ab_look_alpha(double alpha, unsigned looks, unsigned look, bool last,
 			enum ti_ab_spend spend);
 
+/* verdict-measure.c: the share of alpha the t alternative's p spends
+ * (C->t_share where it is in (0, 1], else all): its p is divided by it. */
+double ti_ab_t_share(const struct ti_ab_config *c);
+
 /* The spending's name in reports and options: "even", "pocock", "obf";
  * ti_ab_spend_parse the reverse (-1: none of them). */
 const char *ti_ab_spend_name(enum ti_ab_spend s);

@@ -140,11 +140,19 @@ static int lit_jobs_sequential(struct ti_drive *d, struct ti_drive_round *rd)
  * job without argv (nothing to run). */
 static int lit_jobs_duet(struct ti_drive *d, struct ti_drive_round *rd)
 {
-	const struct lit_state *st = d->state;
+	struct lit_state *st = d->state;
 	int rc;
 
 	if ((rc = active_units(d, &d->units, &rd->u)) < 0)
 		return rc;
+	if (st && st->srv[0].up && !(ti_drive_litserver_alive(&st->srv[0]) &&
+				     ti_drive_litserver_alive(&st->srv[1]))) {
+		int s = ti_drive_litserver_alive(&st->srv[0]) ? 1 : 0;
+		ti_drive_note(d, "side %c's lit server ended (see %s): a lit process a run from "
+			      "round %u", side_name[s], st->srv[s].log, rd->r);
+		for (int k = 0; k < 2; k++)
+			ti_drive_litserver_stop(&st->srv[k]);
+	}
 	rd->n = 2 * rd->u.n;
 	if (!(rd->jobs = calloc(rd->n ? rd->n : 1, sizeof *rd->jobs)))
 		return -ENOMEM;
@@ -427,6 +435,8 @@ static int lit_start(struct ti_drive *d)
 		return 0;
 	if (!(st = calloc(1, sizeof *st)))
 		return ti_drive_fail(d, -ENOMEM, "%s", strerror(ENOMEM));
+	st->srv[0].alive = st->srv[1].alive = -1;
+	st->srv[0].pid = st->srv[1].pid = -1;
 	d->state = st;
 	for (int s = 0; s < 2 && rc == 0 && !ti_drive_child_stopped(); s++)
 		rc = show_side(d, st, s);

@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -33,8 +34,9 @@ static const char side_name[2] = { 'A', 'B' };
 /* How long a server may take to load lit and discover the tests. */
 #define READY_SECONDS 600
 
-/* A job's request: its bytes (log, test and argv, each ended by a NUL),
- * then the directory and the socket's name in it. */
+/* A job's request: its bytes (the length of the rest, then log, test and
+ * argv, each ended by a NUL), then the directory and the socket's name
+ * in it. */
 struct request {
 	size_t len, dir_off, sock_off;
 	char data[];
@@ -51,7 +53,7 @@ static void say(const char *what)
 static bool write_all(int fd, const char *p, size_t n)
 {
 	while (n > 0) {
-		ssize_t w = write(fd, p, n);
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -101,10 +103,10 @@ static int client(const struct ti_drive_job *j)
 		nr += (size_t)r;
 	}
 	int st = 0;
-	size_t k = 0;
+	size_t k = nr > 0 && reply[0] == 's';	/* the worker took the run */
 	for (; k < nr && reply[k] >= '0' && reply[k] <= '9' && st < 256; k++)
 		st = st * 10 + (reply[k] - '0');
-	if (k == 0 || k >= nr || reply[k] != '\n' || st > 255) {
+	if (k == (nr > 0 && reply[0] == 's') || k >= nr || reply[k] != '\n' || st > 255) {
 		say("no status from the server's worker");
 		return TI_STATUS_CANNOT_EXEC;
 	}
@@ -116,7 +118,13 @@ int ti_drive_litserver_job(const struct ti_drive_litserver *s, struct ti_drive_j
 {
 	struct ti_buf b = { 0 };
 	struct request *q;
+	size_t n = strlen(j->log) + strlen(test) + 2;
 
+	/* The length of the fields first: a request cut short is refused. */
+	for (char **a = j->argv; *a; a++)
+		n += strlen(*a) + 1;
+	ti_buf_printf(&b, "%zu", n);
+	ti_buf_append(&b, "", 1);
 	ti_buf_append(&b, j->log, strlen(j->log) + 1);
 	ti_buf_append(&b, test, strlen(test) + 1);
 	for (char **a = j->argv; *a; a++)
@@ -141,8 +149,8 @@ int ti_drive_litserver_job(const struct ti_drive_litserver *s, struct ti_drive_j
 	return 0;
 }
 
-/* Wait for the server's "ready" on FD: true when it came. */
-static bool ready(int fd)
+/* Wait for the server's "ready PID N" on FD: its pid, or -1. */
+static pid_t ready(int fd)
 {
 	char line[64];
 	size_t n = 0;
@@ -152,30 +160,55 @@ static bool ready(int fd)
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		int rc = poll(&p, 1, 1000);
 		if (rc < 0 && errno != EINTR)
-			return false;
+			return -1;
 		if (rc <= 0)
 			continue;
 		ssize_t r = read(fd, line + n, sizeof line - 1 - n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
-			return false;
+			return -1;
 		n += (size_t)r;
 		line[n] = '\0';
-		if (strchr(line, '\n'))
-			return strncmp(line, "ready", 5) == 0;
+		if (strchr(line, '\n')) {
+			long pid = 0;
+			return sscanf(line, "ready %ld", &pid) == 1 && pid > 1 ? (pid_t)pid : -1;
+		}
 	}
-	return false;
+	return -1;
+}
+
+/* In the child: start the server as a grandchild, in a process group of
+ * its own, its input ALIVE (timeit-ab's end holds it open), its output
+ * READY, its errors LOG; then go, so that the server is no child of
+ * timeit-ab's, which reaps every child of its own as a job. */
+static void launch(char **argv, int alive, int ready_w, const char *log)
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		_exit(pid < 0 ? 1 : 0);
+	setpgid(0, 0);
+	dup2(alive, 0);
+	dup2(ready_w, 1);
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd >= 0 && fd != 2) {
+		dup2(fd, 2);
+		close(fd);
+	}
+	execvp(argv[0], argv);
+	_exit(TI_STATUS_NOT_FOUND);
 }
 
 int ti_drive_litserver_start(struct ti_drive *d, int side, struct ti_drive_litserver *s)
 {
 	const struct ti_drive_config *c = &d->c;
 	struct ti_drive_argv a = { 0 };
-	int rc = 0, p[2] = { -1, -1 };
+	int rc = 0, p[2] = { -1, -1 }, alive[2] = { -1, -1 };
 
 	memset(s, 0, sizeof *s);
 	s->pid = -1;
+	s->alive = -1;
 	s->dir = ti_drive_strdup(c->out);
 	s->sock = ti_drive_fmt("lit.%c.sock", side_name[side]);
 	s->log = ti_drive_fmt("%s/lit-server.%c.log", c->out, side_name[side]);
@@ -195,52 +228,65 @@ int ti_drive_litserver_start(struct ti_drive *d, int side, struct ti_drive_litse
 	if (path)
 		remove(path);
 	free(path);
-	if (pipe(p) < 0) {
+	if (pipe(p) < 0 || pipe(alive) < 0) {
 		rc = -errno;
+		for (int k = 0; k < 2; k++) {
+			if (p[k] >= 0)
+				close(p[k]);
+		}
 		ti_drive_argv_free(a.v);
 		return rc;
 	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		int fd;
-		setpgid(0, 0);
+	/* timeit-ab's ends: no child it execs holds them. */
+	fcntl(alive[1], F_SETFD, FD_CLOEXEC);
+	fcntl(p[0], F_SETFD, FD_CLOEXEC);
+	pid_t mid = fork();
+	if (mid == 0) {
 		close(p[0]);
-		if ((fd = open("/dev/null", O_RDONLY)) >= 0 && fd != 0) {
-			dup2(fd, 0);
-			close(fd);
-		}
-		dup2(p[1], 1);
-		if ((fd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC, 0666)) >= 0 && fd != 2) {
-			dup2(fd, 2);
-			close(fd);
-		}
-		execvp(a.v[0], a.v);
-		_exit(TI_STATUS_NOT_FOUND);
+		close(alive[1]);
+		launch(a.v, alive[0], p[1], s->log);
 	}
+	rc = mid < 0 ? -errno : 0;
 	ti_drive_argv_free(a.v);
 	close(p[1]);
-	if (pid < 0) {
-		close(p[0]);
-		return -errno;
-	}
-	setpgid(pid, pid);
-	s->pid = pid;
-	s->up = ready(p[0]);
+	close(alive[0]);
+	while (mid > 0 && waitpid(mid, NULL, 0) < 0 && errno == EINTR)
+		;
+	s->alive = alive[1];
+	if (rc == 0)
+		s->pid = ready(p[0]);
 	close(p[0]);
+	s->up = s->pid > 0;
 	if (!s->up)
 		ti_drive_litserver_stop(s);
+	if (rc < 0)
+		return rc;
 	return ti_drive_child_stopped() ? -EINTR : 0;
 }
 
+bool ti_drive_litserver_alive(const struct ti_drive_litserver *s)
+{
+	return s->up && kill(-s->pid, 0) == 0;
+}
+
+/* How long a server has to go once told, before SIGKILL. */
+#define STOP_SECONDS 5
+
 void ti_drive_litserver_stop(struct ti_drive_litserver *s)
 {
-	if (s->pid > 0) {
-		kill(-s->pid, SIGTERM);
-		kill(s->pid, SIGTERM);
-		while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		s->pid = -1;
+	/* The end of its input tells it to go, with its spare worker; the
+	 * group's SIGTERM too, should it not read; SIGKILL at last. */
+	if (s->alive >= 0)
+		close(s->alive);
+	s->alive = -1;
+	if (s->pid > 0 && kill(-s->pid, SIGTERM) == 0) {
+		double end = ti_drive_now() + STOP_SECONDS;
+		struct timespec ms = { 0, 10000000 };
+		while (kill(-s->pid, 0) == 0 && ti_drive_now() < end)
+			nanosleep(&ms, NULL);
+		kill(-s->pid, SIGKILL);
 	}
+	s->pid = -1;
 	if (s->dir && s->sock) {
 		char *path = ti_drive_fmt("%s/%s", s->dir, s->sock);
 		if (path)
@@ -257,4 +303,5 @@ void ti_drive_litserver_free(struct ti_drive_litserver *s)
 	free(s->sock);
 	free(s->log);
 	memset(s, 0, sizeof *s);
+	s->alive = -1;
 }

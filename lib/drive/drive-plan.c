@@ -3,15 +3,16 @@
  * (drive-util.h).  After round 1, its cost: how many rounds the budget
  * holds, and whether a look is among them.  After round 2, the rounds'
  * noise: each test's log-ratio ln(B/A) in round 1 and in round 2 differ
- * by the noise alone (its change, whatever it is, cancels), so the
- * median of |d2 - d1| / sqrt 2 over the tests, over 0.6745 (the normal's
- * MAD), is the noise of one round's log-ratio on this machine, this day,
- * for these tests; and from it the smallest change the rounds planned
- * can decide: the paired t at the last look, at its share of alpha,
- * (t_{n-1} sigma / sqrt n), with the suite's adjustment at its mildest
- * (every test changed: the look's alpha) and at its strictest (a lone
- * change: alpha over the tests).  Below the gate (min_change) nothing is
- * decided either. */
+ * by the noise alone (its change, whatever it is, cancels), so the MAD
+ * of d2 - d1 over the tests (about their median: a shift common to all,
+ * the CPUs swapped or round 1 cold, is no noise of a pair), over 0.6745
+ * (the normal's MAD) and sqrt 2, is the noise of one round's log-ratio
+ * on this machine, this day, for these tests; and from it the smallest
+ * change the rounds planned decide half the time: the paired t at the
+ * last look, at its share of alpha (t_{n-1} sigma / sqrt n), with the
+ * suite's adjustment at its mildest (every test changed: the look's
+ * alpha) and at its strictest (a lone change: alpha over the tests).
+ * Below the gate (min_change) nothing is decided either. */
 #include "config.h"
 
 #include <math.h>
@@ -32,11 +33,16 @@ void ti_drive_plan_rounds(struct ti_drive *d, unsigned rounds, double last, size
 		return;
 	double est = last * (double)next / (double)last_n;
 	double fit = est > 0 ? 1 + floor((c->budget - elapsed) / est) : (double)rounds;
+	if (!(fit >= 1))
+		fit = 1;	/* round 1 ran, whatever it cost */
 	if (fit >= (double)d->min) {
 		unsigned n = fit < (double)rounds ? (unsigned)fit : rounds;
+		/* The looks within those rounds (with --max-samples given, the
+		 * plan reaches past them). */
+		unsigned looks = ti_drive_looks(d->min, n, c->step);
 		ti_drive_note(d, "the budget of %g s holds %u rounds at round 1's cost (%.1f s); "
-			      "%u look%s, the first at round %u", c->budget, n, last, d->looks,
-			      d->looks == 1 ? "" : "s", d->min);
+			      "%u look%s, the first at round %u", c->budget, n, last, looks,
+			      looks == 1 ? "" : "s", d->min);
 		return;
 	}
 	ti_drive_note(d, "the budget of %g s holds %.0f round%s at round 1's cost (%.1f s), fewer "
@@ -81,12 +87,16 @@ static double noise(struct ti_drive *d, size_t *k)
 		double b1 = round_value(d, ti_ab_find(&s[0][1], name), 1);
 		double a2 = round_value(d, ti_ab_find(&s[1][0], name), 2);
 		double b2 = round_value(d, ti_ab_find(&s[1][1], name), 2);
-		double x = fabs(log(b2 / a2) - log(b1 / a1)) / sqrt(2);
+		double x = log(b2 / a2) - log(b1 / a1);
 		if (isfinite(x))
 			e[(*k)++] = x;
 	}
-	if (ok && *k >= 3)
-		sigma = ti_stats_median(e, *k) / 0.6745;
+	if (ok && *k >= 3) {
+		double mid = ti_stats_median(e, *k);
+		for (size_t i = 0; i < *k; i++)
+			e[i] = fabs(e[i] - mid);
+		sigma = ti_stats_median(e, *k) / 0.6745 / sqrt(2);
+	}
 	for (unsigned r = 0; r < 2; r++)
 		for (int side = 0; side < 2; side++)
 			ti_ab_set_free(&s[r][side]);
@@ -97,7 +107,8 @@ static double noise(struct ti_drive *d, size_t *k)
 }
 
 /* The smallest change, in percent, that N pairs with noise SIGMA decide
- * half the time at level ALPHA, two-sided; at least the gate. */
+ * half the time at level ALPHA, two-sided (its mean at the t's critical
+ * value); at least the gate. */
 static double smallest(double sigma, unsigned n, double alpha, double gate)
 {
 	double t = ti_stats_t_quantile(1 - alpha / 2, (double)(n - 1));
@@ -116,12 +127,13 @@ void ti_drive_plan_noise(struct ti_drive *d, unsigned rounds)
 	if (!isfinite(sigma))
 		return;
 	double a = ti_ab_look_alpha(ab->alpha, d->looks, d->looks, true, ab->spend);
-	a *= ab->t_share > 0 && ab->t_share <= 1 ? ab->t_share : 1;
+	a *= ti_ab_t_share(ab);
 	double many = smallest(sigma, rounds, a, ab->min_change);
 	double lone = smallest(sigma, rounds, ab->adjust == TI_STATS_ADJUST_NONE ? a : a / (double)m,
 			       ab->min_change);
-	ti_drive_note(d, "rounds 1-2: the noise of ln(B/A) is %.1f %% a round (the median of %zu "
-		      "tests); in the %u rounds planned, a change of about %.1f %% or more can be "
-		      "decided where many tests change, %.1f %% where one alone does; less, not",
+	ti_drive_note(d, "rounds 1-2: the noise of ln(B/A) is %.1f %% a round (from %zu "
+		      "tests); in the %u rounds planned, a change of about %.1f %% is decided half "
+		      "the time where many tests change, %.1f %% where one alone does; a "
+		      "smaller one seldom",
 		      100 * sigma, k, rounds, many, lone);
 }

@@ -33,7 +33,8 @@ void ti_drive_note(struct ti_drive *d, const char *f, ...)
  * log saying why); a duet's job made a request to it for TEST (its argv
  * and log made first); stopped; freed. */
 struct ti_drive_litserver {
-	pid_t pid;		/* -1: none running */
+	pid_t pid;		/* its process group, -1: none running */
+	int alive;		/* the pipe it reads, held open while it should run */
 	char *dir, *sock;	/* the socket: SOCK in DIR (the output directory) */
 	char *log;		/* its output */
 	bool up;
@@ -41,6 +42,8 @@ struct ti_drive_litserver {
 int ti_drive_litserver_start(struct ti_drive *d, int side, struct ti_drive_litserver *s);
 int ti_drive_litserver_job(const struct ti_drive_litserver *s, struct ti_drive_job *j,
 			   const char *test);
+/* Whether S is up and its process group still there. */
+bool ti_drive_litserver_alive(const struct ti_drive_litserver *s);
 void ti_drive_litserver_stop(struct ti_drive_litserver *s);
 void ti_drive_litserver_free(struct ti_drive_litserver *s);
 
