@@ -162,4 +162,61 @@ wait $abpid || st=$?
 pid_gone "$(cat "$tmp/a/state/slow.pid")" 30 || fail "the slow test's worker was not stopped"
 [ -z "$(servers_left "$tmp/t")" ] || fail "servers left running after SIGTERM: $(servers_left "$tmp/t")"
 ls "$tmp/t" | grep -q 'sock' && fail "a socket left after SIGTERM: $(ls "$tmp/t")"
+
+# server_group DIR SIDE: the process group of the run's side SIDE server
+# (its leader: the server, not a worker it forked).
+server_group() {
+	ps -eo pid,pgid,args | awk -v m="lit-server.py $1 lit.$2.sock" \
+		'index($0, m) && $1 == $2 { print $1 }'
+}
+# wait_slow: until the slow run of round 2 has started.
+wait_slow() {
+	i=0
+	while [ ! -s "$tmp/a/state/slow.pid" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -s "$tmp/a/state/slow.pid" ] || { kill "$1"; fail "the slow run never started"; }
+}
+
+# Side A's server killed in round 2: said before round 3, which runs a
+# lit process a test; the verdict over what ran.
+printf 'time: 0.2\nslow: 2 2\n' > "$tmp/a/p.test"
+printf 'time: 0.2\nslow: 2 2\n' > "$tmp/b/p.test"
+rm -f "$tmp/a/state/count."* "$tmp/b/state/count."* "$tmp/a/state/slow.pid"
+"$ab" --lit "$tmp/pylit" --compare "$compare" -o "$tmp/k" -n 3 --schedule duet --cpu 0,1 \
+	"$tmp/a" "$tmp/b" > k.out 2> k.err &
+abpid=$!
+wait_slow $abpid
+g=$(server_group "$tmp/k" A)
+case $g in
+[1-9]*[0-9]) ;;
+*) kill $abpid; fail "no server of side A: $(ps -eo pid,pgid,args | grep lit-server)" ;;
+esac
+kill -9 "-$g"   # its process group: dash's kill takes no --
+st=0
+wait $abpid || st=$?
+[ $st -eq 1 ] || fail "a server killed: status $st, not 1: $(cat k.err)"
+grep -q "^timeit-ab: side A's lit server ended (see $tmp/k/lit-server.A.log): a lit process a run from round 3$" k.err ||
+	fail "a server killed: not said: $(cat k.err)"
+# The runs asked of the dead server in round 2 (those after the slow one
+# that started before the kill) are lost, and said: missing on A in
+# round 2; the others run round 3.
+lost=$(grep -c "	1	missing: not in side A's results of round 2$" "$tmp/k/stop.tsv" || :)
+[ "$lost" -ge 1 ] && [ "$lost" -le 2 ] || fail "the lost runs not said: $(cat "$tmp/k/stop.tsv")"
+[ "$(ls "$tmp/k" | grep -c '^[AB]\.3\.[123]\.json$')" -eq $((2 * (3 - lost))) ] ||
+	fail "round 3 not run: $(ls "$tmp/k")"
+[ -z "$(servers_left "$tmp/k")" ] || fail "a server left running: $(servers_left "$tmp/k")"
+
+# timeit-ab SIGKILLed in round 2: its servers see their pipe's end and
+# go, with their spare workers, within seconds.
+rm -f "$tmp/a/state/count."* "$tmp/b/state/count."* "$tmp/a/state/slow.pid"
+"$ab" --lit "$tmp/pylit" --compare "$compare" -o "$tmp/x" -n 3 -q --schedule duet --cpu 0,1 \
+	"$tmp/a" "$tmp/b" > x.out 2> x.err &
+abpid=$!
+wait_slow $abpid
+kill -KILL $abpid
+wait $abpid || :
+i=0
+while [ -n "$(servers_left "$tmp/x" | grep -v ' - ')" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 3   # the slow run's worker ends on its own, in its client's group
+[ -z "$(server_group "$tmp/x" A)$(server_group "$tmp/x" B)" ] ||
+	fail "servers left after SIGKILL: $(ps -eo pid,pgid,args | grep lit-server)"
 exit 0
