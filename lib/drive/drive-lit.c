@@ -435,7 +435,7 @@ static int lit_start(struct ti_drive *d)
 		return 0;
 	if (!(st = calloc(1, sizeof *st)))
 		return ti_drive_fail(d, -ENOMEM, "%s", strerror(ENOMEM));
-	st->srv[0].alive = st->srv[1].alive = -1;
+	st->srv[0].alive = st->srv[1].alive = st->srv[0].out = st->srv[1].out = -1;
 	st->srv[0].pid = st->srv[1].pid = -1;
 	d->state = st;
 	for (int s = 0; s < 2 && rc == 0 && !ti_drive_child_stopped(); s++)

@@ -208,7 +208,7 @@ int ti_drive_litserver_start(struct ti_drive *d, int side, struct ti_drive_litse
 
 	memset(s, 0, sizeof *s);
 	s->pid = -1;
-	s->alive = -1;
+	s->alive = s->out = -1;
 	s->dir = ti_drive_strdup(c->out);
 	s->sock = ti_drive_fmt("lit.%c.sock", side_name[side]);
 	s->log = ti_drive_fmt("%s/lit-server.%c.log", c->out, side_name[side]);
@@ -255,7 +255,9 @@ int ti_drive_litserver_start(struct ti_drive *d, int side, struct ti_drive_litse
 	s->alive = alive[1];
 	if (rc == 0)
 		s->pid = ready(p[0]);
-	close(p[0]);
+	/* Kept: its end of file is the server's end (the server and its
+	 * spare hold the other end, a worker lets it go). */
+	s->out = p[0];
 	s->up = s->pid > 0;
 	if (!s->up)
 		ti_drive_litserver_stop(s);
@@ -266,7 +268,21 @@ int ti_drive_litserver_start(struct ti_drive *d, int side, struct ti_drive_litse
 
 bool ti_drive_litserver_alive(const struct ti_drive_litserver *s)
 {
-	return s->up && kill(-s->pid, 0) == 0;
+	char buf[256];
+	struct pollfd p = { .fd = s->out, .events = POLLIN };
+
+	/* Not its process group: killed, it may linger as zombies until
+	 * whoever adopted it reaps them. */
+	if (!s->up || s->out < 0)
+		return false;
+	while (poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP))) {
+		ssize_t r = read(s->out, buf, sizeof buf);
+		if (r == 0)
+			return false;
+		if (r < 0 && errno != EINTR)
+			return false;
+	}
+	return true;
 }
 
 /* How long a server has to go once told, before SIGKILL. */
@@ -278,7 +294,9 @@ void ti_drive_litserver_stop(struct ti_drive_litserver *s)
 	 * group's SIGTERM too, should it not read; SIGKILL at last. */
 	if (s->alive >= 0)
 		close(s->alive);
-	s->alive = -1;
+	if (s->out >= 0)
+		close(s->out);
+	s->alive = s->out = -1;
 	if (s->pid > 0 && kill(-s->pid, SIGTERM) == 0) {
 		double end = ti_drive_now() + STOP_SECONDS;
 		struct timespec ms = { 0, 10000000 };
@@ -303,5 +321,5 @@ void ti_drive_litserver_free(struct ti_drive_litserver *s)
 	free(s->sock);
 	free(s->log);
 	memset(s, 0, sizeof *s);
-	s->alive = -1;
+	s->alive = s->out = -1;
 }

@@ -35,6 +35,7 @@ void ti_drive_note(struct ti_drive *d, const char *f, ...)
 struct ti_drive_litserver {
 	pid_t pid;		/* its process group, -1: none running */
 	int alive;		/* the pipe it reads, held open while it should run */
+	int out;		/* the pipe it said "ready" on: at its end, it ended */
 	char *dir, *sock;	/* the socket: SOCK in DIR (the output directory) */
 	char *log;		/* its output */
 	bool up;
