@@ -288,22 +288,44 @@ bool ti_drive_litserver_alive(const struct ti_drive_litserver *s)
 /* How long a server has to go once told, before SIGKILL. */
 #define STOP_SECONDS 5
 
+/* Wait up to SECS for the end of file on FD (what is read before it
+ * dropped): whether it came. */
+static bool wait_end(int fd, double secs)
+{
+	char buf[256];
+	double end = ti_drive_now() + secs;
+
+	for (double now = ti_drive_now(); now < end; now = ti_drive_now()) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int rc = poll(&p, 1, (int)((end - now) * 1000) + 1);
+		if (rc < 0 && errno != EINTR)
+			return false;
+		if (rc <= 0)
+			continue;
+		ssize_t r = read(fd, buf, sizeof buf);
+		if (r == 0)
+			return true;
+		if (r < 0 && errno != EINTR)
+			return false;
+	}
+	return false;
+}
+
 void ti_drive_litserver_stop(struct ti_drive_litserver *s)
 {
 	/* The end of its input tells it to go, with its spare worker; the
-	 * group's SIGTERM too, should it not read; SIGKILL at last. */
+	 * group's SIGTERM too, should it not read; SIGKILL at last.  Gone
+	 * when the pipe it said "ready" on ends (it and its spare hold it),
+	 * not when its group does: that lingers as zombies until whoever
+	 * adopted them reaps them (seen here: 2 s). */
 	if (s->alive >= 0)
 		close(s->alive);
+	s->alive = -1;
+	if (s->pid > 0 && kill(-s->pid, SIGTERM) == 0 && !(s->out >= 0 && wait_end(s->out, STOP_SECONDS)))
+		kill(-s->pid, SIGKILL);
 	if (s->out >= 0)
 		close(s->out);
-	s->alive = s->out = -1;
-	if (s->pid > 0 && kill(-s->pid, SIGTERM) == 0) {
-		double end = ti_drive_now() + STOP_SECONDS;
-		struct timespec ms = { 0, 10000000 };
-		while (kill(-s->pid, 0) == 0 && ti_drive_now() < end)
-			nanosleep(&ms, NULL);
-		kill(-s->pid, SIGKILL);
-	}
+	s->out = -1;
 	s->pid = -1;
 	if (s->dir && s->sock) {
 		char *path = ti_drive_fmt("%s/%s", s->dir, s->sock);
