@@ -378,8 +378,43 @@ static void free_words(char **v)
 	free(v);
 }
 
+static int remove_any(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(p) < 0 ? errno : 0;
+}
+
+/* The children's TMPDIR: a directory of this run's own in the user's
+ * (TMPDIR, else /tmp), removed with what is in it when timeit-ab ends.
+ * lit makes a lit-tmp-* directory there for each run and removes it
+ * only when it ends by itself: each run killed at the budget or by a
+ * stop would leave one behind in the user's.  None made (the user's
+ * kept) when it cannot be. */
+static void own_tmp(void)
+{
+	const char *dir = getenv("TMPDIR");
+	size_t len;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	len = strlen(dir) + sizeof "/timeit-ab.XXXXXX";
+	if (!(own.tmp = malloc(len)))
+		die("%s", strerror(ENOMEM));
+	snprintf(own.tmp, len, "%s/timeit-ab.XXXXXX", dir);
+	if (mkdtemp(own.tmp) && setenv("TMPDIR", own.tmp, 1) == 0)
+		return;
+	rmdir(own.tmp);
+	free(own.tmp);
+	own.tmp = NULL;
+}
+
 static void own_free(void)
 {
+	if (own.tmp)
+		nftw(own.tmp, remove_any, 16, FTW_DEPTH | FTW_PHYS);
+	free(own.tmp);
 	for (size_t k = 0; k < own.ncpus; k++)
 		ti_cpuset_free(&own.cpus[k]);
 	free(own.cpus);
@@ -1209,6 +1244,7 @@ static int run(struct cli *cl)
 	/* A long round (a compile round: a run a unit) says how far it is:
 	 * on a terminal each second, in a log each minute. */
 	cl->c.progress_every = cl->pr.tty ? 1 : 60;
+	own_tmp();
 
 	int rc = ti_drive_run(&own.d, &cl->c, own.names, own.nnames);
 	end_line(&cl->pr);

@@ -28,6 +28,7 @@ struct ab_own {
 	struct ti_drive d;
 	char *cmd_text[2], **cmd_words[2], **cmd_argv[2], *cmd_file[2], *label;
 	char *desc;		/* the run's description (run.conf) */
+	char *tmp;		/* the children's TMPDIR, removed at the end (NULL: none) */
 	bool metric_given;	/* -C --metric or -m */
 };
 extern struct ab_own own;

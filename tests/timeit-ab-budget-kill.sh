@@ -8,7 +8,9 @@
 # 130), the rounds table says "budget: killed at the budget in round 2",
 # a note on stderr says so, and nothing of round 2 is a sample.  Before,
 # the budget only decided whether a round started: the run waited out
-# the sleep.  Sequential rounds, and a duet where one can run.
+# the sleep.  What the killed lit leaves in its TMPDIR (lit-tmp-*) is
+# gone with timeit-ab's own.  Sequential rounds, and a duet where one can
+# run.
 # shellcheck source=tests/setup disable=SC2154
 . "$top_srcdir/tests/setup"
 ab=$top_builddir/abrun/timeit-ab
@@ -41,8 +43,9 @@ run() {
 
 	mkbuild "$tmp/$s/a" A
 	mkbuild "$tmp/$s/b" B
+	mkdir "$tmp/tmpdir-$s"
 	t0=$(date +%s)
-	"$ab" --schedule "$s" --lit "$lit" --compare "$compare" -o "$tmp/$s/o" -n 2 --budget "$budget" \
+	TMPDIR=$tmp/tmpdir-$s "$ab" --schedule "$s" --lit "$lit" --compare "$compare" -o "$tmp/$s/o" -n 2 --budget "$budget" \
 		-q -C --no-color "$tmp/$s/a" "$tmp/$s/b" > "$s.out" 2> "$s.err" &
 	pid=$!
 	# A generous bound: the budget, then the verdict, on a loaded machine;
@@ -72,6 +75,9 @@ run() {
 	if ! { grep -Eq '^hang +1 +1 ' "$s.out" && grep -Eq '^ok +1 +1 ' "$s.out"; }; then
 		fail "$s: the verdict not over round 1: $(cat "$s.out")"
 	fi
+	# The killed lit left its lit-tmp-* in timeit-ab's own TMPDIR, which
+	# is gone with it: nothing in the user's.
+	[ -z "$(ls -A "$tmp/tmpdir-$s")" ] || fail "$s: left in TMPDIR: $(ls -A "$tmp/tmpdir-$s")"
 	for f in "$tmp/$s/o"/[AB].2.json "$tmp/$s/o"/[AB].2.*.json; do
 		[ ! -e "$f" ] || fail "$s: round 2's results kept: $f"
 	done
