@@ -26,7 +26,7 @@ bench_nop_LDFLAGS = -static
 CLEANFILES += $(EXTRA_PROGRAMS)
 # Where the wall of timeit-ab's lit rounds goes, and how far its pairs
 # move (docs/LLVM-TEST-SUITE.md).
-EXTRA_DIST += bench/lit-round-cost.py bench/lit-pair-spread.py
+EXTRA_DIST += bench/lit-round-cost.py bench/lit-pair-spread.py bench/lit-budget-agree.py
 EXTRA_DIST += bench/common.sh bench/compile-count.sh bench/overhead.sh bench/perf-overhead.sh bench/noise.sh bench/scaling.sh \
 	bench/accounting.sh bench/outside.awk bench/ab-live.sh bench/cache-sim.sh \
 	bench/series-live.sh bench/read-scale.sh bench/series-scale.sh bench/cmd-vs-hyperfine.sh \

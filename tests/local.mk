@@ -168,6 +168,8 @@ EXTRA_DIST += tests/timeit-ab-lit.sh tests/timeit-ab-lock.sh tests/timeit-ab-cmd
 # A duet's long-lived lit a side, and the plan of what a budget can decide.
 TESTS += tests/timeit-ab-lit-server.sh
 EXTRA_DIST += tests/timeit-ab-lit-server.sh
+TESTS += tests/timeit-ab-part.sh
+EXTRA_DIST += tests/timeit-ab-part.sh
 # The final table as one of the looks: the rest of alpha after a budget.
 TESTS += tests/timeit-ab-looks.sh
 EXTRA_DIST += tests/timeit-ab-looks.sh

@@ -65,7 +65,7 @@ grep -Eq "^timeit-ab: the budget of [0-9.]+ s holds 1 round at round 1's cost \(
 big=$(awk -v t="$t1" 'BEGIN { printf "%.3f", 20 * t + 2 }')
 expect_status 1 "$ab" --schedule sequential --lit "$lit" --compare "$compare" -o "$tmp/big" \
 	--budget "$big" "$tmp/a" "$tmp/b" > big.out 2> big.err
-grep -Eq "^timeit-ab: the budget of [0-9.]+ s holds [0-9]+ rounds at round 1's cost \([0-9.]+ s\); [0-9]+ looks?, the first at round 3$" big.err ||
+grep -Eq "^timeit-ab: the budget of [0-9.]+ s holds [0-9.]+ rounds at round 1's cost \([0-9.]+ s\): [0-9]+ rounds(, the last for the tests nearest a verdict)?; [0-9]+ looks?, the first at round 3$" big.err ||
 	fail "the rounds a budget holds: $(cat big.err)"
 grep -Eq '^timeit-ab: rounds 1-2: the noise of ln\(B/A\) is 0\.0 % a round \(from 3 tests\); in the [0-9]+ rounds planned, a change of about 1\.0 % is decided half the time where many tests change, 1\.0 % where one alone does; a smaller one seldom$' big.err ||
 	fail "the noise and the smallest change: $(cat big.err)"

@@ -166,6 +166,13 @@ static int load(struct ti_drive *d, unsigned r, struct ti_ab_set sets[2])
 	return rc;
 }
 
+/* Whether a look is due after round R of ROUNDS: at the first look, every
+ * step after it and at the last round. */
+static bool look_due(const struct ti_drive *d, unsigned r, unsigned rounds)
+{
+	return !d->c.fixed && r >= d->min && ((r - d->min) % d->c.step == 0 || r == rounds);
+}
+
 /* Round R's results: who ran, who failed, who vanished; and a look at
  * all rounds so far when one is due. */
 static int round_results(struct ti_drive *d, unsigned r, unsigned rounds)
@@ -183,8 +190,7 @@ static int round_results(struct ti_drive *d, unsigned r, unsigned rounds)
 	ti_ab_set_free(&cur[1]);
 	if (rc < 0)
 		return rc;
-	if (!c->fixed && r >= d->min && ((r - d->min) % c->step == 0 || r == rounds) &&
-	    ti_drive_active(d) > 0) {
+	if (look_due(d, r, rounds) && ti_drive_active(d) > 0) {
 		struct ti_ab_set all[2];
 		if ((rc = load(d, 0, all)) < 0)
 			return rc;
@@ -302,6 +308,42 @@ static void budget_cut(struct ti_drive *d, const struct ti_drive_round *rd)
 	stop_active(d, TI_DRIVE_BUDGET);
 }
 
+/* The wall of job J, 0 when it did not run. */
+static double job_wall(const struct ti_drive_job *j)
+{
+	return j->argv && j->pid > 0 && j->done ? j->t1 - j->t0 : 0;
+}
+
+/* Each test's cost in round RD: the wall of its runs, a duet's pair
+ * counted once (the longer of the two: they run side by side), summed
+ * over its runs (a compile's units).  A test run in a run of many ("*":
+ * lit's sequential round) keeps 0, not known. */
+static void costs(struct ti_drive *d, const struct ti_drive_round *rd)
+{
+	bool duet = d->c.schedule == TI_DRIVE_DUET;
+	size_t step = duet ? 2 : 1;
+	double *c = calloc(d->n ? d->n : 1, sizeof *c);
+
+	for (size_t k = 0; c && k + step <= rd->n; k += step) {
+		const struct ti_drive_job *j = &rd->jobs[k];
+		double w = job_wall(j);
+		if (duet && job_wall(&rd->jobs[k + 1]) > w)
+			w = job_wall(&rd->jobs[k + 1]);
+		if (!(w > 0) || !j->what || strcmp(j->what, "*") == 0)
+			continue;
+		for (size_t i = 0; i < d->n; i++) {
+			if (strcmp(j->what, d->t[i].unit) == 0) {
+				c[i] += w;
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; c && i < d->n; i++)
+		if (c[i] > 0)
+			d->t[i].cost = c[i];
+	free(c);
+}
+
 /* Run round R (NA tests in play) from the runner's jobs; *LAST gets its
  * wall time.  Round 1 runs to its end: it finds the tests and what a
  * round costs, without which nothing is compared; a later one gets the
@@ -322,6 +364,8 @@ static int run_round(struct ti_drive *d, unsigned r, size_t na, double start, do
 		budget_cut(d, &rd);
 	else if (rc == 0 && !d->stop_signal && d->runner->after)
 		rc = d->runner->after(d, &rd);
+	if (rc == 0 && !rd.cut && !d->stop_signal)
+		costs(d, &rd);
 	for (size_t k = 0; k < rd.n && rd.jobs; k++)
 		ti_drive_job_free(&rd.jobs[k]);
 	free(rd.jobs);
@@ -331,7 +375,8 @@ static int run_round(struct ti_drive *d, unsigned r, size_t na, double start, do
 
 /* Whether the run ends after round R of ROUNDS: nothing left in play,
  * the last round, or no room in the budget for the next one (costed as
- * round R per test: LAST seconds for LAST_N tests). */
+ * round R per test: LAST seconds for LAST_N tests), not even for the
+ * tests nearest a verdict when a look is due after it. */
 static bool run_ends(struct ti_drive *d, unsigned r, unsigned rounds, double last, size_t last_n,
 		     double start)
 {
@@ -348,7 +393,11 @@ static bool run_ends(struct ti_drive *d, unsigned r, unsigned rounds, double las
 	 * as its cost is known (a round that does not is cut at it). */
 	if (c->budget > 0) {
 		double est = last_n ? last * (double)next / (double)last_n : last;
-		if (ti_drive_now() - start + est > c->budget) {
+		double left = c->budget - (ti_drive_now() - start);
+		if (est > left) {
+			if (look_due(d, r + 1, rounds) &&
+			    ti_drive_plan_part(d, r, left, last, last_n) > 0)
+				return false;
 			stop_active(d, TI_DRIVE_BUDGET);
 			return true;
 		}
@@ -356,27 +405,42 @@ static bool run_ends(struct ti_drive *d, unsigned r, unsigned rounds, double las
 	return false;
 }
 
-/* With a budget and MAX auto, after round 1 (LAST seconds for LAST_N
- * tests): no more than ROUNDS, nor than the rounds the budget holds at
- * that cost per test for the tests left in play, and the looks planned
- * over those.  Looks beyond the budget's reach would spend alpha for
- * nothing: with 6 planned where 4 rounds fit, 77 % of 30 LLVM tests were
- * decided within 6T, with 2, 83 % (docs/LLVM-TEST-SUITE.md).  Round 1
- * shows only cost and identity, no comparison: the plan stays fixed
- * before the first look. */
-static unsigned budget_rounds(struct ti_drive *d, unsigned rounds, double last, size_t last_n,
-			      double start)
+/* The rounds the budget holds after round 1 (LAST seconds for LAST_N
+ * tests) at that cost per test, *EST for the NEXT left in play, round 1
+ * counted, in part for the last: 1 + left / est (at least 1); 0 when
+ * there is no budget or nothing to cost. */
+static double budget_held(const struct ti_drive *d, double last, size_t last_n, size_t next,
+			  double start, double *est)
 {
 	const struct ti_drive_config *c = &d->c;
-	size_t next = ti_drive_active(d);
 
-	if (!c->max_auto || c->fixed || !(c->budget > 0) || next == 0 || last_n == 0)
+	*est = 0;
+	if (c->fixed || !(c->budget > 0) || next == 0 || last_n == 0)
+		return 0;
+	*est = last * (double)next / (double)last_n;
+	double left = c->budget - (ti_drive_now() - start);
+	double held = *est > 0 ? 1 + left / *est : TI_DRIVE_ROUNDS_MAX;
+	return held >= 1 ? held : 1;
+}
+
+/* With a budget and MAX auto, after round 1: no more than ROUNDS, nor
+ * than the rounds the budget holds (HELD), the last counted when it holds
+ * at least TI_DRIVE_PART of it (its tests nearest a verdict run it,
+ * ti_drive_plan_part), and the looks planned over those.  Looks beyond
+ * the budget's reach would spend alpha for nothing: with 6 planned where
+ * 4 rounds fit, 77 % of 30 LLVM tests were decided within 6T, with 2,
+ * 83 % (docs/LLVM-TEST-SUITE.md).  Round 1 shows only cost and identity,
+ * no comparison: the plan stays fixed before the first look. */
+static unsigned budget_rounds(struct ti_drive *d, unsigned rounds, double held)
+{
+	if (!d->c.max_auto || !(held >= 1))
 		return rounds;
-	double est = last * (double)next / (double)last_n, left = c->budget - (ti_drive_now() - start);
-	double fit = est > 0 ? 1 + floor(left / est) : (double)rounds;
+	double fit = floor(held);
+	if (held - fit >= TI_DRIVE_PART)
+		fit++;
 	if (fit < (double)rounds)
 		rounds = (unsigned)fit > d->min ? (unsigned)fit : d->min;
-	d->looks = ti_drive_looks(d->min, rounds, c->step);
+	d->looks = ti_drive_looks(d->min, rounds, d->c.step);
 	return rounds;
 }
 
@@ -411,16 +475,19 @@ static int rounds_run(struct ti_drive *d, struct plan *p)
 		p->runs += p->last_n;
 		if ((rc = round_results(d, r, p->rounds)) < 0)
 			break;
-		size_t next = ti_drive_active(d);
+		double est = 0, held = r == 1 ? budget_held(d, p->last, p->last_n, ti_drive_active(d),
+							p->start, &est) : 0;
+		/* The noise of rounds 1 and 2, of the tests in play after them,
+		 * before the budget leaves some out of round 3. */
+		if (r == 2 && r < p->rounds)
+			ti_drive_plan_noise(d, p->rounds);
 		bool ends = run_ends(d, r, p->rounds, p->last, p->last_n, p->start);
 		if (!ends && r == 1)
-			p->rounds = budget_rounds(d, p->rounds, p->last, p->last_n, p->start);
+			p->rounds = budget_rounds(d, p->rounds, held);
 		/* Said even when the budget ends the run here: it held one round. */
-		if (r == 1)
-			ti_drive_plan_rounds(d, p->rounds, p->last, p->last_n, next,
+		if (r == 1 && held > 0)
+			ti_drive_plan_rounds(d, p->rounds, held, est, p->last,
 					     ti_drive_now() - p->start);
-		if (!ends && r == 2)
-			ti_drive_plan_noise(d, p->rounds);
 		/* Round R is complete: a resumed run goes on after it (make
 		 * ab's suite clears its O itself: nothing to go on with). */
 		if (d->runner->resumable)

@@ -48,13 +48,25 @@ bool ti_drive_litserver_alive(const struct ti_drive_litserver *s);
 void ti_drive_litserver_stop(struct ti_drive_litserver *s);
 void ti_drive_litserver_free(struct ti_drive_litserver *s);
 
-/* drive-plan.c: after round 1 (LAST seconds for LAST_N tests, NEXT left
- * in play after it, ELAPSED since the start), the rounds the budget holds
- * and its looks; after round 2, the noise of a round and the smallest
- * change ROUNDS rounds can decide. */
-void ti_drive_plan_rounds(struct ti_drive *d, unsigned rounds, double last, size_t last_n,
-			  size_t next, double elapsed);
+/* drive-plan.c: after round 1 (LAST seconds, ELAPSED since the start,
+ * EST a round's cost from now), the rounds the budget holds (HELD, in
+ * part for the last), the ROUNDS planned and their looks; after round 2, the noise of a round and the
+ * smallest change ROUNDS rounds can decide. */
+void ti_drive_plan_rounds(struct ti_drive *d, unsigned rounds, double held, double est,
+			  double last, double elapsed);
 void ti_drive_plan_noise(struct ti_drive *d, unsigned rounds);
+
+/* The least part of a round the budget must hold for it to be planned:
+ * the tests nearest a verdict run it (ti_drive_plan_part). */
+#define TI_DRIVE_PART 0.25
+
+/* After round R, LEFT seconds of the budget left, too few for the next
+ * round of every test in play (round R: LAST seconds for LAST_N tests):
+ * keep in play the tests nearest a verdict that it holds, their costs in
+ * round R (ti_drive_test.cost) the measure, the rest stopped at the
+ * budget; how many are kept (0: none fit, none stopped). */
+size_t ti_drive_plan_part(struct ti_drive *d, unsigned r, double left, double last,
+			  size_t last_n);
 
 /* SECS as minutes:seconds into S (LEN bytes). */
 void ti_drive_clock_text(char *s, size_t len, double secs);

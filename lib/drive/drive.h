@@ -63,6 +63,8 @@ struct ti_drive_test {
 	unsigned rounds;	/* rounds it ran in */
 	enum ti_drive_stop stop;
 	char why[160];		/* for MISSING and FAILED: which side, which round */
+	double cost;		/* seconds its runs took in the last round it ran in (a
+				 * duet's pair: the longer), 0: not known (a run of many) */
 };
 
 struct ti_drive_config {
