@@ -405,8 +405,20 @@ static void own_tmp(void)
 	if (!(own.tmp = malloc(len)))
 		die("%s", strerror(ENOMEM));
 	snprintf(own.tmp, len, "%s/timeit-ab.XXXXXX", dir);
-	if (mkdtemp(own.tmp) && setenv("TMPDIR", own.tmp, 1) == 0)
+	if (!mkdtemp(own.tmp)) {
+		free(own.tmp);
+		own.tmp = NULL;
 		return;
+	}
+	/* Absolute: a child that changes directory (a compile's --chdir)
+	 * finds it all the same. */
+	char *abs = realpath(own.tmp, NULL);
+	if (abs && setenv("TMPDIR", abs, 1) == 0) {
+		free(own.tmp);
+		own.tmp = abs;
+		return;
+	}
+	free(abs);
 	rmdir(own.tmp);
 	free(own.tmp);
 	own.tmp = NULL;

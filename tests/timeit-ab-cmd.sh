@@ -113,6 +113,18 @@ msg="--name 'a/b': a name is 1 to 100" bad --cmd a --cmd b --name a/b --name c
 msg="--cmd and --suite: one or the other" bad --cmd a --cmd b --suite run.sh
 msg="--replace: not with --suite" bad --replace --suite run.sh x
 msg="--cmds: unknown option (did you mean --cmd?" bad --cmds a
+# The runs' TMPDIR: timeit-ab's own, absolute (a relative TMPDIR given),
+# inside the user's, and gone when the run ends.
+mkdir rel
+printf 'echo "$TMPDIR" >> %s/tmpdirs\n' "$(pwd)" > tmpdir.sh
+expect_status 0 env TMPDIR=rel "$ab" -q -n 1 -N --schedule sequential --cmd 'sh tmpdir.sh' --cmd 'sh tmpdir.sh' \
+	-o TD > td.out 2> td.err || fail "TMPDIR: $(cat td.out td.err)"
+[ "$(sort -u tmpdirs | wc -l)" -eq 1 ] || fail "not one TMPDIR: $(cat tmpdirs)"
+case $(head -n 1 tmpdirs) in
+"$(pwd)"/rel/timeit-ab.??????) ;;
+*) fail "the runs' TMPDIR: $(cat tmpdirs)" ;;
+esac
+[ -z "$(ls -A rel)" ] || fail "left in TMPDIR: $(ls -A rel)"
 # --check runs nothing and makes nothing.
 expect_status 0 "$ab" --check --cmd './spin 1' --cmd './spin 2' -o CHECK
 [ ! -e CHECK ] || fail "--check made -o"
