@@ -11,6 +11,9 @@
  *   edivisive   E-divisive means (Matteson & James 2014, alpha 1) with a
  *               permutation test, 100 permutations at p <= 0.05 (MongoDB's
  *               signal-processing defaults; Otava/Hunter's origin);
+ *   otava       Apache Otava's default: E-divisive's candidates in windows
+ *               of 50 runs, Student's t at 0.01, then the weak points
+ *               merged away to p < 0.001 (rule_otava);
  *   perfherder  Mozilla's t-test of the 12 values before against the 12
  *               after each night (linear weights), alert at t > 7 where t
  *               is a local maximum;
@@ -33,17 +36,17 @@
  * change points (not within +-1 night of a step) per 1000 benchmark-nights.
  *
  * With "shapes" after SAMPLES, histories of several changes instead: a
- * step reverted after 3, 8 or 10 nights, two steps (run_shapes); with
+ * step reverted after 3, 8 or 20 nights, two steps (run_shapes); with
  * "last", the last night's test: its false alarms and how much sooner it
  * speaks (run_last); with "replay", timeit-series --since 1 night after
  * night: how many nights each regression sets exit 1 (run_replay), the
  * missing nights gaps in the runs; with "ours [MODEL]", the first table
  * for our rule alone (on one model), the quick look when tuning it.
  * Models beyond bench/ab-sim's: a ramp (+3 % over 10 nights, whose change
- * points are its own, neither the step's nor false) and a weekly pattern
- * (two nights a week 3 % slower).
+ * points are its own, neither the step's nor false), a weekly pattern
+ * (two nights a week 3 % slower) and noise that doubles halfway.
  *
- * usage: series-sim [HISTORIES [SEED [NIGHTS [SAMPLES [shapes|last [ALPHA]|replay [MODEL]|ours [MODEL]]]]]]
+ * usage: series-sim [HISTORIES [SEED [NIGHTS [SAMPLES [shapes [ours]|last [ALPHA]|replay [MODEL]|ours [MODEL]]]]]]
  * (default 200 histories a cell, seed 1, 30 nights of 3 samples). */
 #include "config.h"
 
@@ -92,15 +95,17 @@ static const struct model models[] = {
 	  0, 0, 0, 0, 0, 0, 0.03, 0 },
 	{ "weekly", "CV 2 %, two nights a week 3 % slower", 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	  0.03 },
+	{ "double", "CV 2 %, then 4 % from the middle night", 0.02, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	  0.04, 0, 0 },
 };
 #define NMODELS (sizeof models / sizeof models[0])
 
 static const double steps[] = { 0, 0.02, 0.03, 0.05, 0.10, -0.05 };
 #define NSTEPS (sizeof steps / sizeof steps[0])
 
-enum rule { R_OURS, R_PETTITT, R_EDIV, R_PERF, R_LNT, R_CATAPULT, NRULES };
-static const char *const rule_name[NRULES] = { "ours", "pettitt", "edivisive", "perfherder",
-					       "lnt", "catapult" };
+enum rule { R_OURS, R_PETTITT, R_EDIV, R_OTAVA, R_PERF, R_LNT, R_CATAPULT, NRULES };
+static const char *const rule_name[NRULES] = { "ours", "pettitt", "edivisive", "otava",
+					       "perfherder", "lnt", "catapult" };
 
 #define MAXN 256
 #define MAXK 16
@@ -133,7 +138,11 @@ static void generate_shaped(struct hist *h, const struct model *m, double step, 
 	size_t at, end = SIZE_MAX;
 
 	ti_stats_rng_seed(&r, seed);
-	at = nights / 3 + (size_t)(ti_stats_rng_uniform(&r) * (double)(nights / 3));
+	/* A bump ends 5 nights before the history does, or earlier. */
+	size_t span = nights / 3;
+	if (bump > 0 && nights / 3 + span + (size_t)bump + 5 > nights)
+		span = nights > nights / 3 + (size_t)bump + 6 ? nights - nights / 3 - (size_t)bump - 5 : 1;
+	at = nights / 3 + (size_t)(ti_stats_rng_uniform(&r) * (double)span);
 	if (bump > 0)
 		end = at + (size_t)bump;
 	else if (bump < 0)
@@ -323,28 +332,35 @@ static size_t rule_pettitt(const struct hist *h, size_t n, size_t *cp)
 	return gated(x, n, cp, k);
 }
 
+/* The sums of |x_i - x_j| over the pairs i < j of every stretch [a, b)
+ * of X[0..L), in W[a][b] (E-divisive's energy at alpha 1): built from
+ * the right, W(a, b) = W(a + 1, b) + the distances of x_a to x_(a+1..b-1).
+ * Between two adjacent stretches [a, t) and [t, b) the cross sum is
+ * W(a, b) - W(a, t) - W(t, b). */
+static void pair_sums(const double *x, size_t L, double (*w)[MAXN + 1])
+{
+	for (size_t a = L + 1; a-- > 0;) {
+		double r = 0;
+		w[a][a] = 0;
+		for (size_t b = a + 1; b <= L; b++) {
+			if (b > a + 1)
+				r += fabs(x[a] - x[b - 1]);
+			w[a][b] = (b > a + 1 ? w[a + 1][b] : 0) + r;
+		}
+	}
+}
+
 /* E-divisive's Q over X[s..e) for every split, alpha 1: the scaled energy
  * distance between the two sides; the best split and its Q. */
 static double edq(const double *x, size_t s, size_t e, size_t *at)
 {
 	size_t L = e - s;
 	double best = -INFINITY;
-	static double d[MAXN][MAXN];
+	static double w[MAXN + 1][MAXN + 1];
 
-	for (size_t i = 0; i < L; i++)
-		for (size_t j = 0; j < L; j++)
-			d[i][j] = fabs(x[s + i] - x[s + j]);
+	pair_sums(x + s, L, w);
 	for (size_t t = 2; t + 2 <= L; t++) {
-		double between = 0, left = 0, right = 0;
-		for (size_t i = 0; i < t; i++)
-			for (size_t j = t; j < L; j++)
-				between += d[i][j];
-		for (size_t i = 0; i < t; i++)
-			for (size_t j = i + 1; j < t; j++)
-				left += d[i][j];
-		for (size_t i = t; i < L; i++)
-			for (size_t j = i + 1; j < L; j++)
-				right += d[i][j];
+		double left = w[0][t], right = w[t][L], between = w[0][L] - left - right;
 		double m = (double)t, n = (double)(L - t);
 		double ehat = 2 * between / (m * n) - left / (m * (m - 1) / 2) -
 			      right / (n * (n - 1) / 2);
@@ -394,6 +410,126 @@ static size_t rule_ediv(const struct hist *h, size_t n, size_t *cp, uint64_t see
 	levels(h, n, x);
 	ediv_seg(x, 0, n, cp, &k, &r);
 	qsort(cp, k, sizeof *cp, cmp_size);
+	return k;
+}
+
+/* Otava's default rule (apache/otava, otava/analysis.py
+ * compute_change_points; Fleming et al., "Hunter", ICPE 2023): on the
+ * night values themselves (one a run, the night's median here), windows
+ * of 50 runs every 25; in each, E-divisive's candidate (the split tau and
+ * end kappa of largest Q within a stretch between the points found so
+ * far) tested by Student's t of the stretch's two sides, kept at p <=
+ * 0.01 ("weak" points), the window done at the first that is not; then,
+ * over the union, the weakest point (largest p, each side of it the
+ * stretch to its neighbours) removed while its p >= 0.001, the two points
+ * after it re-tested as Otava does.  min_magnitude 0: no gate. */
+#define OTAVA_WINDOW 50
+#define OTAVA_P 0.001
+
+/* Student's t of X[a..t) against X[t..b), each side's spread its
+ * population sd (numpy's std), as Otava's TTestSignificanceTester. */
+static double otava_p(const double *x, size_t a, size_t t, size_t b, double *magnitude)
+{
+	double n1 = (double)(t - a), n2 = (double)(b - t), m1 = 0, m2 = 0, v1 = 0, v2 = 0;
+
+	for (size_t i = a; i < t; i++)
+		m1 += x[i] / n1;
+	for (size_t i = t; i < b; i++)
+		m2 += x[i] / n2;
+	for (size_t i = a; i < t; i++)
+		v1 += (x[i] - m1) * (x[i] - m1) / n1;
+	for (size_t i = t; i < b; i++)
+		v2 += (x[i] - m2) * (x[i] - m2) / n2;
+	if (magnitude)
+		*magnitude = fmax(fabs(m2 / m1 - 1), fabs(m1 / m2 - 1));
+	if (n1 + n2 <= 2)
+		return 1;
+	double df = n1 + n2 - 2, sv = ((n1 - 1) * v1 + (n2 - 1) * v2) / df;
+	double tt = fabs(m1 - m2) / sqrt(sv * (1 / n1 + 1 / n2));
+	return isnan(tt) ? 1 : 2 * (1 - ti_stats_t_cdf(tt, df));
+}
+
+/* The points of one window X[0..L), at the first pass's p. */
+static size_t otava_window(const double *x, size_t L, double p_max, size_t *cp)
+{
+	static double w[MAXN + 1][MAXN + 1];
+	size_t k = 0;
+
+	pair_sums(x, L, w);
+	for (;;) {
+		double best = -INFINITY;
+		size_t at = 0, lo = 0, hi = 0;
+		for (size_t j = 0; j <= k; j++) {
+			size_t a = j ? cp[j - 1] : 0, b = j < k ? cp[j] : L;
+			for (size_t t = a + 1; t < b; t++)
+				for (size_t kap = t + 1; kap <= b; kap++) {
+					double n = (double)(t - a), m = (double)(kap - t);
+					double cross = w[a][kap] - w[a][t] - w[t][kap];
+					double q = 2 / (n + m) * cross -
+						   (n > 1 ? 2 * m / ((n + m) * (n - 1)) * w[a][t] : 0) -
+						   (m > 1 ? 2 * n / ((n + m) * (m - 1)) * w[t][kap] : 0);
+					if (q > best) {
+						best = q;
+						at = t;
+						lo = a;
+						hi = b;
+					}
+				}
+		}
+		if (best == -INFINITY || !(otava_p(x, lo, at, hi, NULL) <= p_max))
+			return k;
+		size_t j = k++;
+		while (j > 0 && cp[j - 1] > at) {
+			cp[j] = cp[j - 1];
+			j--;
+		}
+		cp[j] = at;
+	}
+}
+
+static size_t rule_otava(const struct hist *h, size_t n, size_t *cp)
+{
+	double x[MAXN], p[MAXN], mag[MAXN];
+	size_t k = 0, local[MAXN];
+
+	levels(h, n, x);
+	for (size_t i = 0; i < n; i++)
+		x[i] = exp(x[i]);
+	for (size_t start = 0; start < n;) {
+		size_t end = start + OTAVA_WINDOW < n ? start + OTAVA_WINDOW : n;
+		size_t kl = otava_window(x + start, end - start, OTAVA_P * 10, local), last = 0;
+		for (size_t j = 0; j < kl; j++) {
+			size_t at = start + local[j], i = 0;
+			last = at;
+			while (i < k && cp[i] != at)
+				i++;
+			if (i == k)
+				cp[k++] = at;
+		}
+		start = last > start + OTAVA_WINDOW / 2 ? last : start + OTAVA_WINDOW / 2;
+	}
+	qsort(cp, k, sizeof *cp, cmp_size);
+	for (size_t j = 0; j < k; j++)
+		p[j] = otava_p(x, j ? cp[j - 1] : 0, cp[j], j + 1 < k ? cp[j + 1] : n, &mag[j]);
+	while (k > 0) {
+		size_t weak = 0;
+		for (size_t j = 1; j < k; j++)
+			if (p[j] > p[weak])
+				weak = j;
+		if (p[weak] < OTAVA_P) {
+			for (size_t j = 1; j < k; j++)
+				if (mag[j] < mag[weak])
+					weak = j;
+			if (mag[weak] > 0)
+				break;
+		}
+		memmove(cp + weak, cp + weak + 1, (k - weak - 1) * sizeof *cp);
+		memmove(p + weak, p + weak + 1, (k - weak - 1) * sizeof *p);
+		memmove(mag + weak, mag + weak + 1, (k - weak - 1) * sizeof *mag);
+		k--;
+		for (size_t j = weak; j < weak + 2 && j < k; j++)
+			p[j] = otava_p(x, j ? cp[j - 1] : 0, cp[j], j + 1 < k ? cp[j + 1] : n, &mag[j]);
+	}
 	return k;
 }
 
@@ -574,6 +710,7 @@ static size_t run_rule(enum rule r, const struct hist *h, size_t n,
 	case R_OURS: return rule_ours(h, n, c, cp);
 	case R_PETTITT: return rule_pettitt(h, n, cp);
 	case R_EDIV: return rule_ediv(h, n, cp, seed);
+	case R_OTAVA: return rule_otava(h, n, cp);
 	case R_PERF: return rule_perf(h, n, cp);
 	case R_CATAPULT: return rule_catapult(h, n, cp);
 	default: return rule_lnt(h, n, cp);
@@ -798,7 +935,8 @@ static bool score_all(const struct hist *h, const size_t *cp, size_t k, bool *al
 }
 
 /* The histories with more than one change (series-sim ... shapes): a
- * step reverted after 3, 8 or 10 nights, two steps, one step, none. */
+ * step reverted after 3, 8 or 20 nights (a bump) at +5, +10 and +20 %,
+ * two steps, one step, none. */
 static const struct {
 	const char *name;
 	int bump;
@@ -806,43 +944,45 @@ static const struct {
 } shapes[] = {
 	{ "none", 0, 0 },		{ "step +5%", 0, 0.05 },
 	{ "two steps +5%", -1, 0.05 },	{ "two steps +10%", -1, 0.10 },
-	{ "bump 3 +10%", 3, 0.10 },	{ "bump 3 +20%", 3, 0.20 },
-	{ "bump 8 +10%", 8, 0.10 },	{ "bump 8 +20%", 8, 0.20 },
-	{ "bump 10 +10%", 10, 0.10 },	{ "bump 10 +20%", 10, 0.20 },
+	{ "bump 3 +5%", 3, 0.05 },	{ "bump 3 +10%", 3, 0.10 },	{ "bump 3 +20%", 3, 0.20 },
+	{ "bump 8 +5%", 8, 0.05 },	{ "bump 8 +10%", 8, 0.10 },	{ "bump 8 +20%", 8, 0.20 },
+	{ "bump 20 +5%", 20, 0.05 },	{ "bump 20 +10%", 20, 0.10 },	{ "bump 20 +20%", 20, 0.20 },
 };
-static const size_t shape_models[] = { 0, 6, 8, 9, 10, 11 };	/* cv2, disturbed, vm, shape, ramp, weekly */
+/* cv2, disturbed, missing, vm, shape, double, ramp, weekly */
+static const size_t shape_models[] = { 0, 6, 7, 8, 9, 12, 10, 11 };
 
 static void run_shapes(size_t hists, uint64_t seed, size_t nights, size_t samples,
-		       const struct ti_series_config *c)
+		       const struct ti_series_config *c, int nrules)
 {
-	static const enum rule rules[] = { R_OURS, R_EDIV, R_PERF };
 	static struct hist h;
 	size_t cp[MAXN], delays = hists < 50 ? hists : 50;
-	bool ediv = nights <= 80;	/* its O(n^3) permutations: too slow beyond */
 
 	printf("## Histories of several changes: %zu histories a cell, %zu nights of %zu "
 	       "samples, seed %llu\n\n", hists, nights, samples, (unsigned long long)seed);
 	printf("Per cell: the first change found within +-1 night %% / every change found %% / "
 	       "false change points per 1000 benchmark-nights; ours also the median delay "
 	       "(nights after the first change until it is reported, of %zu histories; '-': "
-	       "not within 10).\n\n| model | history | ours | edivisive | perfherder |\n"
-	       "|---|---|---|---|---|\n", delays);
+	       "not within 10).\n\n| model | history |", delays);
+	for (int r = 0; r < nrules; r++)
+		printf(" %s |", rule_name[r]);
+	printf("\n|---|---|");
+	for (int r = 0; r < nrules; r++)
+		printf("---|");
+	printf("\n");
 	for (size_t mj = 0; mj < sizeof shape_models / sizeof *shape_models; mj++) {
 		size_t mi = shape_models[mj];
 		for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
-			size_t found[3] = { 0 }, every[3] = { 0 }, fcp[3] = { 0 }, tn = 0, dn = 0;
-			size_t dl[64];
+			size_t found[NRULES] = { 0 }, every[NRULES] = { 0 }, fcp[NRULES] = { 0 };
+			size_t tn = 0, dn = 0, dl[64];
 			printf("| %s | %s |", models[mi].name, shapes[si].name);
 			for (size_t hi = 0; hi < hists; hi++) {
 				uint64_t hs = seed * 1000003u + mi * 100003u + si * 10007u + hi + 7;
 				generate_shaped(&h, &models[mi], shapes[si].step, shapes[si].bump,
 						nights, samples, hs);
 				tn += h.n;
-				for (size_t r = 0; r < 3; r++) {
+				for (int r = 0; r < nrules; r++) {
 					bool all;
-					if (rules[r] == R_EDIV && !ediv)
-						continue;
-					size_t k = run_rule(rules[r], &h, h.n, c, cp, hs);
+					size_t k = run_rule((enum rule)r, &h, h.n, c, cp, hs);
 					found[r] += score_all(&h, cp, k, &all, &fcp[r]);
 					every[r] += all;
 				}
@@ -859,11 +999,7 @@ static void run_shapes(size_t hists, uint64_t seed, size_t nights, size_t sample
 				}
 				dl[dn++] = d;
 			}
-			for (size_t r = 0; r < 3; r++) {
-				if (rules[r] == R_EDIV && !ediv) {
-					printf(" n/a |");
-					continue;
-				}
+			for (int r = 0; r < nrules; r++) {
 				if (shapes[si].step)
 					printf(" %.0f / %.0f / %.1f", 100.0 * (double)found[r] / (double)hists,
 					       100.0 * (double)every[r] / (double)hists,
@@ -898,13 +1034,15 @@ int main(int argc, char **argv)
 
 	if (hists < 1 || nights < 8 || nights > MAXN || samples < 1 || samples > MAXK) {
 		fprintf(stderr, "usage: series-sim [HISTORIES [SEED [NIGHTS(8-%d) [SAMPLES(1-%d) "
-			"[shapes|last [ALPHA]|replay [MODEL]|ours [MODEL]]]]]]\n",
+			"[shapes [ours]|last [ALPHA]|replay [MODEL]|ours [MODEL]]]]]]\n",
 			MAXN, MAXK);
 		return 2;
 	}
 	ti_series_config_init(&c, nights);
 	if (argc > 5 && strcmp(argv[5], "shapes") == 0) {
-		run_shapes(hists, seed, nights, samples, &c);
+		/* "shapes ours": our rule alone */
+		run_shapes(hists, seed, nights, samples, &c,
+			   argc > 6 && strcmp(argv[6], "ours") == 0 ? 1 : NRULES);
 		return 0;
 	}
 	if (argc > 5 && strcmp(argv[5], "replay") == 0) {
