@@ -170,6 +170,8 @@ TESTS += tests/timeit-ab-lit-server.sh
 EXTRA_DIST += tests/timeit-ab-lit-server.sh
 TESTS += tests/timeit-ab-part.sh
 EXTRA_DIST += tests/timeit-ab-part.sh
+TESTS += tests/timeit-ab-extend.sh
+EXTRA_DIST += tests/timeit-ab-extend.sh
 # The final table as one of the looks: the rest of alpha after a budget.
 TESTS += tests/timeit-ab-looks.sh
 EXTRA_DIST += tests/timeit-ab-looks.sh

@@ -167,10 +167,15 @@ static int load(struct ti_drive *d, unsigned r, struct ti_ab_set sets[2])
 }
 
 /* Whether a look is due after round R of ROUNDS: at the first look, every
- * step after it and at the last round. */
+ * step after it and at the last round, LOOKS in all.  When the budget
+ * moves the last round later (budget_extend), the looks keep their
+ * number: the steps after the first stop one short of it, and the last
+ * is at the last round. */
 static bool look_due(const struct ti_drive *d, unsigned r, unsigned rounds)
 {
-	return !d->c.fixed && r >= d->min && ((r - d->min) % d->c.step == 0 || r == rounds);
+	return !d->c.fixed && r >= d->min &&
+	       (r == rounds || ((r - d->min) % d->c.step == 0 &&
+				(r - d->min) / d->c.step + 1 < d->looks));
 }
 
 /* Round R's results: who ran, who failed, who vanished; and a look at
@@ -373,6 +378,29 @@ static int run_round(struct ti_drive *d, unsigned r, size_t na, double start, do
 	return rc;
 }
 
+/* What the next round costs, from round R's (LAST seconds for LAST_N
+ * tests): each test in play at its own cost in round R (costs()), scaled
+ * to that round's wall, or at an equal share of it where not known.  A
+ * compile's programs differ a hundredfold: the one left in play is its
+ * own cost, not the mean of the round's. */
+static double next_cost(const struct ti_drive *d, unsigned r, double last, size_t last_n)
+{
+	double known = 0, share = last_n ? last / (double)last_n : last, est = 0;
+	size_t ran = 0;
+
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->t[i].rounds == r && d->t[i].cost > 0) {
+			known += d->t[i].cost;
+			ran++;
+		}
+	}
+	double scale = known > 0 ? share * (double)ran / known : 1;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->t[i].stop == TI_DRIVE_ACTIVE)
+			est += d->t[i].rounds == r && d->t[i].cost > 0 ? d->t[i].cost * scale : share;
+	return est;
+}
+
 /* Whether the run ends after round R of ROUNDS: nothing left in play,
  * the last round, or no room in the budget for the next one (costed as
  * round R per test: LAST seconds for LAST_N tests), not even for the
@@ -392,7 +420,7 @@ static bool run_ends(struct ti_drive *d, unsigned r, unsigned rounds, double las
 	/* The budget is a bound: the next round must end within it, as far
 	 * as its cost is known (a round that does not is cut at it). */
 	if (c->budget > 0) {
-		double est = last_n ? last * (double)next / (double)last_n : last;
+		double est = next_cost(d, r, last, last_n);
 		double left = c->budget - (ti_drive_now() - start);
 		if (est > left) {
 			if (look_due(d, r + 1, rounds) &&
@@ -444,6 +472,39 @@ static unsigned budget_rounds(struct ti_drive *d, unsigned rounds, double held)
 	return rounds;
 }
 
+/* After round R, from the first look on: the rounds planned at round 1's
+ * cost (ROUNDS) cost less once tests are decided and leave play, and the
+ * budget's time left may hold more of them at the next round's cost
+ * (next_cost).  Then the last round, and the last look with it, move
+ * later, up to the auto cap, the looks keeping their number and each its
+ * share of alpha; the looks' rounds depend on what the rounds cost, not
+ * on any test's own results.  A budget of 20 T over CTMark (10 rounds
+ * planned at round 1's 130 s) ended at 13.5 T with two programs
+ * undecided: rounds 4 to 10 cost 70 s (docs/compile-time.md). */
+static unsigned budget_extend(struct ti_drive *d, unsigned r, unsigned rounds, double last,
+			      size_t last_n, double start)
+{
+	const struct ti_drive_config *c = &d->c;
+
+	if (!c->max_auto || c->fixed || !(c->budget > 0) || r < d->min || rounds >= c->max)
+		return rounds;
+	double est = next_cost(d, r, last, last_n);
+	double left = c->budget - (ti_drive_now() - start);
+	if (!(est > 0) || !(left > est))
+		return rounds;
+	double held = left / est, fit = floor(held);
+	if (held - fit >= TI_DRIVE_PART)
+		fit++;
+	unsigned to = r + (fit < (double)(c->max - r) ? (unsigned)fit : c->max - r);
+	if (to <= rounds)
+		return rounds;
+	ti_drive_note(d, "after round %u the budget's %.0f s left hold %.3g rounds at %.3g s "
+		      "for the %zu test%s in play: %u rounds, not %u; the last look at round %u",
+		      r, left, held, est, ti_drive_active(d), ti_drive_active(d) == 1 ? "" : "s", to,
+		      rounds, to);
+	return to;
+}
+
 /* The rounds of a run set up: the last one, what has run and how long
  * the last took. */
 struct plan {
@@ -484,6 +545,8 @@ static int rounds_run(struct ti_drive *d, struct plan *p)
 		bool ends = run_ends(d, r, p->rounds, p->last, p->last_n, p->start);
 		if (!ends && r == 1)
 			p->rounds = budget_rounds(d, p->rounds, held);
+		else if (!ends)
+			p->rounds = budget_extend(d, r, p->rounds, p->last, p->last_n, p->start);
 		/* Said even when the budget ends the run here: it held one round. */
 		if (r == 1 && held > 0)
 			ti_drive_plan_rounds(d, p->rounds, held, est, p->last,
