@@ -40,13 +40,14 @@
  * "last", the last night's test: its false alarms and how much sooner it
  * speaks (run_last); with "replay", timeit-series --since 1 night after
  * night: how many nights each regression sets exit 1 (run_replay), the
- * missing nights gaps in the runs; with "ours [MODEL]", the first table
+ * missing nights gaps in the runs; with "place [MODEL]", where each of
+ * four placements names a step (run_place); with "ours [MODEL]", the first table
  * for our rule alone (on one model), the quick look when tuning it.
  * Models beyond bench/ab-sim's: a ramp (+3 % over 10 nights, whose change
  * points are its own, neither the step's nor false), a weekly pattern
  * (two nights a week 3 % slower) and noise that doubles halfway.
  *
- * usage: series-sim [HISTORIES [SEED [NIGHTS [SAMPLES [shapes [ours]|last [ALPHA]|replay [MODEL]|ours [MODEL]]]]]]
+ * usage: series-sim [HISTORIES [SEED [NIGHTS [SAMPLES [shapes [ours]|last [ALPHA]|replay [MODEL]|place [MODEL]|ours [MODEL]]]]]]
  * (default 200 histories a cell, seed 1, 30 nights of 3 samples). */
 #include "config.h"
 
@@ -391,7 +392,9 @@ static void ediv_seg(const double *x, size_t s, size_t e, size_t *cp, size_t *k,
 			y[i] = y[j];
 			y[j] = t;
 		}
-		ge += edq(y, s, e, &dummy) >= q;
+		/* Ties (a mirrored order has the same Q) count whatever
+		 * the last bit of their sums. */
+		ge += edq(y, s, e, &dummy) >= q - 1e-9 * fabs(q);
 	}
 	if ((double)(ge + 1) / 101 > 0.05)
 		return;
@@ -727,6 +730,7 @@ static bool in_ramp(const struct hist *h, size_t cp)
 struct tally {
 	size_t hist, found, nights, false_cp, loc_sum;
 	size_t ramp_hist, ramp_cp;	/* histories with a point on the ramp, those points */
+	size_t ramp_near;	/* false points within RAMP_NIGHTS of the ramp: it, placed off */
 	size_t delay_n, delay_found, delay_sum;
 };
 
@@ -746,6 +750,8 @@ static bool score(const struct hist *h, const size_t *cp, size_t k, struct tally
 			t->ramp_cp++;
 		} else {
 			t->false_cp++;
+			t->ramp_near += h->ramp1 > h->ramp0 && cp[j] + RAMP_NIGHTS >= h->ramp0 &&
+					cp[j] < h->ramp1 + RAMP_NIGHTS;
 		}
 	}
 	t->found += found;
@@ -1021,6 +1027,99 @@ static void run_shapes(size_t hists, uint64_t seed, size_t nights, size_t sample
 	}
 }
 
+/* Where a step is placed (series-sim ... place): on the histories of
+ * the first table (model MODEL, default cv2), the night each placement
+ * names, within +-1 night of the step %% / exactly on it %%: our rule's
+ * point; the split of largest statistic of the levels (what our rule
+ * places); the middle of the three splits of most likelihood (each
+ * split's exp((T^2 - T_max^2) / 2 s^2), s^2 the spread around the best
+ * split's means), which trades the exact night for +-1; and an oracle that
+ * knows the step's size and names the most likely night.
+ * Histories where our rule finds no change count for it as misses; the
+ * others place a step in every history. */
+static void run_place(size_t hists, uint64_t seed, size_t nights, size_t samples,
+		      const struct ti_series_config *c, const char *only)
+{
+	static struct hist h;
+	static const size_t sis[] = { 2, 3, 4 };	/* +3, +5, +10 % */
+	size_t mi = 0, cp[MAXN];
+
+	while (only && mi + 1 < NMODELS && strcmp(models[mi].name, only) != 0)
+		mi++;
+	printf("## Where a step is placed: model %s, %zu histories a cell, %zu nights of %zu "
+	       "samples, seed %llu\n\nPer cell: within +-1 night of the step %% / on its night "
+	       "%%.\n\n| step | ours | largest statistic | 3 nights of most likelihood | "
+	       "oracle (the size known) |\n|---|---|---|---|---|\n", models[mi].name, hists,
+	       nights, samples, (unsigned long long)seed);
+	for (size_t q = 0; q < sizeof sis / sizeof *sis; q++) {
+		size_t si = sis[q], near[4] = { 0 }, on[4] = { 0 };
+		for (size_t hi = 0; hi < hists; hi++) {
+			uint64_t hs = seed * 1000003u + mi * 100003u + si * 10007u + hi;
+			double x[MAXN], sum[MAXN + 1], t2[MAXN] = { 0 }, best = -1, like[MAXN] = { 0 };
+			size_t at[4] = { 0 }, n, k = 0, j;
+			generate(&h, &models[mi], steps[si], nights, samples, hs);
+			n = h.n;
+			levels(&h, n, x);
+			/* Ours: the point nearest the step. */
+			size_t kk = run_rule(R_OURS, &h, n, c, cp, hs);
+			at[0] = SIZE_MAX;
+			for (j = 0; j < kk; j++)
+				if (at[0] == SIZE_MAX || (cp[j] > h.step_at ? cp[j] - h.step_at : h.step_at - cp[j]) <
+				    (at[0] > h.step_at ? at[0] - h.step_at : h.step_at - at[0]))
+					at[0] = cp[j];
+			sum[0] = 0;
+			for (j = 0; j < n; j++)
+				sum[j + 1] = sum[j] + x[j];
+			for (j = 2; j + 2 <= n; j++) {
+				double d = (sum[n] - sum[j]) / (double)(n - j) - sum[j] / (double)j;
+				t2[j] = d * d / (1 / (double)j + 1 / (double)(n - j));
+				if (t2[j] > best) {
+					best = t2[j];
+					k = j;
+				}
+			}
+			at[1] = k;
+			double mb = sum[k] / (double)k, ma = (sum[n] - sum[k]) / (double)(n - k), ss = 0;
+			for (j = 0; j < n; j++)
+				ss += (x[j] - (j < k ? mb : ma)) * (x[j] - (j < k ? mb : ma));
+			double s2 = ss / (double)(n - 2), most = -1;
+			for (j = 2; j + 2 <= n; j++)
+				like[j] = exp((t2[j] - best) / (2 * s2));
+			for (j = 2; j + 2 <= n; j++) {
+				double m = like[j - 1] + like[j] + like[j + 1];
+				if (m > most) {
+					most = m;
+					at[2] = j;
+				}
+			}
+			/* The oracle: the most likely night of a step of the
+			 * size it is from a level of 0, the log-likelihood of a
+			 * start at j being the sum from j on of (x - D / 2) D over
+			 * the noise's variance, whose scale does not move it. */
+			double dl = log1p(steps[si]), lbest = -INFINITY, l = 0;
+			for (j = n; j-- > 1;) {
+				l += (x[j] - dl / 2) * dl;
+				if (l > lbest) {
+					lbest = l;
+					at[3] = j;
+				}
+			}
+			for (int r = 0; r < 4; r++) {
+				if (at[r] == SIZE_MAX)
+					continue;
+				size_t e = at[r] > h.step_at ? at[r] - h.step_at : h.step_at - at[r];
+				near[r] += e <= 1;
+				on[r] += e == 0;
+			}
+		}
+		printf("| %+.0f%% |", 100 * steps[si]);
+		for (int r = 0; r < 4; r++)
+			printf(" %.1f / %.1f |", 100.0 * (double)near[r] / (double)hists,
+			       100.0 * (double)on[r] / (double)hists);
+		printf("\n");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	size_t hists = argc > 1 ? strtoul(argv[1], NULL, 10) : 200;
@@ -1034,7 +1133,7 @@ int main(int argc, char **argv)
 
 	if (hists < 1 || nights < 8 || nights > MAXN || samples < 1 || samples > MAXK) {
 		fprintf(stderr, "usage: series-sim [HISTORIES [SEED [NIGHTS(8-%d) [SAMPLES(1-%d) "
-			"[shapes [ours]|last [ALPHA]|replay [MODEL]|ours [MODEL]]]]]]\n",
+			"[shapes [ours]|last [ALPHA]|replay [MODEL]|place [MODEL]|ours [MODEL]]]]]]\n",
 			MAXN, MAXK);
 		return 2;
 	}
@@ -1043,6 +1142,10 @@ int main(int argc, char **argv)
 		/* "shapes ours": our rule alone */
 		run_shapes(hists, seed, nights, samples, &c,
 			   argc > 6 && strcmp(argv[6], "ours") == 0 ? 1 : NRULES);
+		return 0;
+	}
+	if (argc > 5 && strcmp(argv[5], "place") == 0) {
+		run_place(hists, seed, nights, samples, &c, argc > 6 ? argv[6] : NULL);
 		return 0;
 	}
 	if (argc > 5 && strcmp(argv[5], "replay") == 0) {
@@ -1121,10 +1224,11 @@ int main(int argc, char **argv)
 					       t[r].found ? (double)t[r].loc_sum / (double)t[r].found : 0,
 					       delay, 1000.0 * (double)t[r].false_cp / (double)t[r].nights);
 				else if (models[mi].ramp != 0)
-					printf(" %.1f (ramp %.0f %% / %.2f) |",
+					printf(" %.1f (ramp %.0f %% / %.2f; %.1f near it) |",
 					       1000.0 * (double)t[r].false_cp / (double)t[r].nights,
 					       100.0 * (double)t[r].ramp_hist / (double)t[r].hist,
-					       (double)t[r].ramp_cp / (double)t[r].hist);
+					       (double)t[r].ramp_cp / (double)t[r].hist,
+					       1000.0 * (double)t[r].ramp_near / (double)t[r].nights);
 				else
 					printf(" %.1f |", 1000.0 * (double)t[r].false_cp / (double)t[r].nights);
 			}
