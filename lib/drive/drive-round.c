@@ -480,7 +480,8 @@ static unsigned budget_rounds(struct ti_drive *d, unsigned rounds, double held)
  * share of alpha; the looks' rounds depend on what the rounds cost, not
  * on any test's own results.  A budget of 20 T over CTMark (10 rounds
  * planned at round 1's 130 s) ended at 13.5 T with two programs
- * undecided: rounds 4 to 10 cost 70 s (docs/compile-time.md). */
+ * undecided, rounds 4 to 10 costing 70 s; moved to 13 rounds after round
+ * 3, it decided all ten in 19.8 T (docs/compile-time.md). */
 static unsigned budget_extend(struct ti_drive *d, unsigned r, unsigned rounds, double last,
 			      size_t last_n, double start)
 {
